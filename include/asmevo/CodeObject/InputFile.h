@@ -1,0 +1,36 @@
+//===- InputFile.h - Recognizing what the user handed us --------*- C++ -*-===//
+//
+// A code object, a clang offload bundle (one or several, compressed or not)
+// or a HIP host executable / shared library with a .hip_fatbin section:
+// each yields the AMDGPU code objects it contains, named for messages as
+// "file" or "file:#3(hipv4-amdgcn-amd-amdhsa--gfx942)".
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_CODEOBJECT_INPUTFILE_H
+#define ASMEVO_CODEOBJECT_INPUTFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace asmevo {
+
+enum class InputKind { CodeObject, OffloadBundle, HostBinary, MIR, Assembly,
+                       Unknown };
+
+struct InputCodeObject {
+  std::string Name;             ///< For messages.
+  std::vector<uint8_t> Bytes;   ///< The code object image.
+};
+
+InputKind classifyInput(llvm::StringRef Path, llvm::StringRef Bytes);
+
+/// Every AMDGPU code object inside \p Bytes.
+llvm::Expected<std::vector<InputCodeObject>>
+extractCodeObjects(llvm::StringRef Bytes, llvm::StringRef Path);
+
+} // namespace asmevo
+
+#endif

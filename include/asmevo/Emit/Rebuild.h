@@ -1,0 +1,56 @@
+//===- Rebuild.h - Lifted module back to a code object ----------*- C++ -*-===//
+//
+// MachineInstr -> MCInst -> ELF object streamer (instructions no edit
+// touched keep their original bytes), then an in-process lld link. The
+// address map ties every output instruction to its original address.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_EMIT_REBUILD_H
+#define ASMEVO_EMIT_REBUILD_H
+
+#include "asmevo/Lift/LiftedModule.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace asmevo {
+
+struct AddressMapEntry {
+  uint64_t NewAddr = 0;
+  std::optional<uint64_t> OrigAddr; ///< None for instructions an edit added.
+  std::string Function;
+};
+
+struct RebuildResult {
+  std::vector<uint8_t> Relocatable; ///< The object handed to lld.
+  std::vector<uint8_t> Linked;      ///< The final code object.
+  std::vector<AddressMapEntry> AddressMap;
+  std::vector<std::string> Warnings;
+};
+
+struct RebuildOptions {
+  /// Keep the original section addresses (for inputs other linkers laid
+  /// out), so that symbol values and section addresses stay identical.
+  bool PinSectionAddresses = true;
+};
+
+/// Emits the relocatable object for \p LM.
+llvm::Error emitRelocatable(const LiftedModule &LM, RebuildResult &R);
+/// Links R.Relocatable with lld into R.Linked and completes the map.
+llvm::Error linkCodeObject(const LiftedModule &LM, const RebuildOptions &Opts,
+                           RebuildResult &R);
+/// Both of the above.
+llvm::Expected<RebuildResult> rebuild(const LiftedModule &LM,
+                                      const RebuildOptions &Opts = {});
+
+/// Links already-emitted relocatable objects (from files) with lld.
+llvm::Expected<std::vector<uint8_t>>
+linkObjects(llvm::ArrayRef<std::string> Inputs,
+            llvm::ArrayRef<std::string> ExtraArgs);
+
+void writeAddressMap(llvm::raw_ostream &OS, const RebuildResult &R);
+
+} // namespace asmevo
+
+#endif

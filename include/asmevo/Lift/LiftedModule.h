@@ -1,0 +1,103 @@
+//===- LiftedModule.h - A code object lifted to MachineIR -------*- C++ -*-===//
+//
+// The lifted form of one code object: an IR module that names every symbol
+// (functions and data, so machine operands can refer to them), one
+// MachineFunction per simple function, and the original code object, which
+// keeps everything MachineIR cannot hold (descriptors, notes, data, the
+// original encoding of every instruction).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_LIFT_LIFTEDMODULE_H
+#define ASMEVO_LIFT_LIFTEDMODULE_H
+
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Support/TargetContext.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace asmevo {
+
+struct LiftedFunction {
+  CodeRange Range;
+  /// False when the function cannot be rebuilt safely; it is then emitted
+  /// from its original bytes at its original address.
+  bool Simple = true;
+  std::string Reason;
+  llvm::Function *IRFunc = nullptr;
+  llvm::MachineFunction *MF = nullptr;
+  /// Kernels with preloaded arguments: the block that starts at entry+256.
+  llvm::MachineBasicBlock *PreloadEntry = nullptr;
+  unsigned NumInstrs = 0;
+};
+
+struct LiftOptions {
+  /// Only lift these kernels (and what they call); empty = everything.
+  std::vector<std::string> Kernels;
+};
+
+class LiftedModule {
+public:
+  ~LiftedModule();
+
+  /// Lifts every code range of \p CO. Functions that can't be lifted safely
+  /// are marked non-simple; only failures to set up LLVM are errors.
+  static llvm::Expected<std::unique_ptr<LiftedModule>>
+  lift(std::unique_ptr<CodeObject> CO, const LiftOptions &Opts = {});
+
+  /// Reads a module printed by printMIR() back.
+  static llvm::Expected<std::unique_ptr<LiftedModule>>
+  parseMIR(llvm::StringRef Text, llvm::StringRef FileName);
+
+  /// MIR text: the IR module (with the original image and descriptors) and
+  /// every MachineFunction.
+  llvm::Error printMIR(llvm::raw_ostream &OS) const;
+
+  const CodeObject &original() const { return *Original; }
+  const TargetContext &target() const { return *TC; }
+  llvm::LLVMContext &context() { return *Ctx; }
+  llvm::Module &irModule() { return *M; }
+  llvm::MachineModuleInfo &mmi() { return *MMI; }
+  std::vector<LiftedFunction> &functions() { return Functions; }
+  const std::vector<LiftedFunction> &functions() const { return Functions; }
+  LiftedFunction *findFunction(llvm::StringRef Name);
+
+  /// Descriptors as they will be emitted (editable; start as the input's).
+  std::vector<KernelDescriptor> &descriptors() { return Descriptors; }
+  const std::vector<KernelDescriptor> &descriptors() const {
+    return Descriptors;
+  }
+
+  /// Original address of an instruction (kept in its pcsections metadata),
+  /// or nullopt for instructions that an edit created.
+  static std::optional<uint64_t> originalAddress(const llvm::MachineInstr &MI);
+  static void setOriginalAddress(llvm::MachineInstr &MI, uint64_t Addr);
+
+  /// Runs the MachineVerifier on every simple function.
+  llvm::Error verify(llvm::StringRef Banner) const;
+
+private:
+  LiftedModule() = default;
+  llvm::Error init(std::unique_ptr<CodeObject> CO);
+  llvm::Error liftAll(const LiftOptions &Opts);
+  void createSymbolGlobals();
+
+  std::unique_ptr<CodeObject> Original;
+  std::unique_ptr<TargetContext> TC;
+  std::unique_ptr<llvm::LLVMContext> Ctx;
+  std::unique_ptr<llvm::Module> M;
+  std::unique_ptr<llvm::MachineModuleInfo> MMI;
+  std::vector<LiftedFunction> Functions;
+  std::vector<KernelDescriptor> Descriptors;
+
+  friend class FunctionLifter;
+};
+
+} // namespace asmevo
+
+#endif

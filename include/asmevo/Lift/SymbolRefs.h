@@ -1,0 +1,23 @@
+//===- SymbolRefs.h - Addresses to symbolic references ----------*- C++ -*-===//
+#ifndef ASMEVO_LIFT_SYMBOLREFS_H
+#define ASMEVO_LIFT_SYMBOLREFS_H
+
+#include "llvm/IR/GlobalValue.h"
+#include "llvm/Support/Error.h"
+#include <utility>
+
+namespace asmevo {
+class LiftedModule;
+
+/// Prefix of the IR globals that stand for "start of section X" when an
+/// address has no symbol of its own (linked objects drop local labels).
+inline constexpr const char *SectionStartPrefix = "__asmevo.section";
+
+/// Resolves an absolute address of the original code object to the IR
+/// global of the nearest symbol at or below it (same section), plus offset.
+llvm::Expected<std::pair<llvm::GlobalValue *, int64_t>>
+resolveAddress(LiftedModule &LM, uint64_t Addr);
+
+} // namespace asmevo
+
+#endif

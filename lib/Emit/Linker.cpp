@@ -1,0 +1,135 @@
+//===- Linker.cpp - In-process lld and the address map --------------------===//
+#include "asmevo/Emit/Rebuild.h"
+#include "lld/Common/Driver.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+using namespace llvm;
+using namespace asmevo;
+
+namespace {
+/// A temporary file removed on destruction.
+struct TempFile {
+  SmallString<128> Path;
+  ~TempFile() {
+    if (!Path.empty())
+      sys::fs::remove(Path);
+  }
+};
+} // namespace
+
+static Error writeTemp(TempFile &F, StringRef Prefix, StringRef Suffix,
+                       ArrayRef<uint8_t> Bytes) {
+  int FD;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile(Prefix, Suffix, FD, F.Path))
+    return createStringError(EC, "cannot create temporary file");
+  raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+  OS.close();
+  if (OS.has_error())
+    return createStringError(OS.error(), "cannot write " + F.Path);
+  return Error::success();
+}
+
+static std::mutex LLDMutex; // lld keeps global state per link.
+
+Expected<std::vector<uint8_t>>
+asmevo::linkObjects(ArrayRef<std::string> Inputs, ArrayRef<std::string> Extra) {
+  TempFile Out;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("asmevo-link", "co", Out.Path))
+    return createStringError(EC, "cannot create temporary file");
+  std::vector<std::string> Args = {"ld.lld", "-flavor", "gnu", "-m",
+                                   "elf64_amdgpu", "--no-undefined", "-shared"};
+  for (const std::string &E : Extra)
+    Args.push_back(E);
+  Args.push_back("-o");
+  Args.push_back(Out.Path.str().str());
+  for (const std::string &I : Inputs)
+    Args.push_back(I);
+  std::vector<const char *> CArgs;
+  for (const std::string &A : Args)
+    CArgs.push_back(A.c_str());
+  std::string Diag;
+  raw_string_ostream ErrOS(Diag);
+  lld::Result Res;
+  {
+    std::lock_guard<std::mutex> Lock(LLDMutex);
+    Res = lld::lldMain(CArgs, nulls(), ErrOS, {{lld::Gnu, &lld::elf::link}});
+  }
+  if (Res.retCode != 0)
+    return createStringError("lld failed:\n" + Diag);
+  auto BufOrErr = MemoryBuffer::getFile(Out.Path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+  if (!BufOrErr)
+    return createStringError(BufOrErr.getError(), "cannot read lld output");
+  const auto *B =
+      reinterpret_cast<const uint8_t *>((*BufOrErr)->getBufferStart());
+  return std::vector<uint8_t>(B, B + (*BufOrErr)->getBufferSize());
+}
+
+Error asmevo::linkCodeObject(const LiftedModule &LM, const RebuildOptions &Opts,
+                             RebuildResult &R) {
+  const CodeObject &CO = LM.original();
+  TempFile Obj;
+  if (Error E = writeTemp(Obj, "asmevo", "o", R.Relocatable))
+    return E;
+  std::vector<std::string> Extra;
+  if (Opts.PinSectionAddresses && !CO.linkedByLLD22()) {
+    // Another linker laid this object out; keep its section addresses so
+    // that symbol values and PC-relative distances stay the same.
+    for (const ELFSection &S : CO.sections())
+      if (S.isAlloc() && S.Addr)
+        Extra.push_back("--section-start=" + S.Name + "=0x" +
+                        utohexstr(S.Addr));
+  }
+  auto LinkedOrErr = linkObjects({Obj.Path.str().str()}, Extra);
+  if (!LinkedOrErr)
+    return createStringError(CO.name() + ": " +
+                             toString(LinkedOrErr.takeError()));
+  R.Linked = std::move(*LinkedOrErr);
+  // Turn section offsets in the map into final addresses.
+  auto OutOrErr = CodeObject::create(ArrayRef<uint8_t>(R.Linked), "<rebuilt>");
+  if (!OutOrErr)
+    return OutOrErr.takeError();
+  uint64_t TextAddr = 0;
+  for (const ELFSection &S : (*OutOrErr)->sections())
+    if (S.isExec()) {
+      TextAddr = S.Addr;
+      break;
+    }
+  for (AddressMapEntry &E : R.AddressMap)
+    E.NewAddr += TextAddr;
+  return Error::success();
+}
+
+Expected<RebuildResult> asmevo::rebuild(const LiftedModule &LM,
+                                        const RebuildOptions &Opts) {
+  RebuildResult R;
+  if (Error E = emitRelocatable(LM, R))
+    return std::move(E);
+  if (Error E = linkCodeObject(LM, Opts, R))
+    return std::move(E);
+  return std::move(R);
+}
+
+void asmevo::writeAddressMap(raw_ostream &OS, const RebuildResult &R) {
+  OS << "# new_address original_address function\n";
+  for (const AddressMapEntry &E : R.AddressMap) {
+    OS << format_hex(E.NewAddr, 10) << " ";
+    if (E.OrigAddr)
+      OS << format_hex(*E.OrigAddr, 10);
+    else
+      OS << "new       ";
+    OS << " " << E.Function << "\n";
+  }
+}

@@ -1,0 +1,558 @@
+//===- ObjectEmitter.cpp - Relocatable object from a lifted module --------===//
+//
+// Reproduces the input's relocatable form: every section lld would not
+// synthesize, every symbol with its binding, type, visibility and size, in
+// the original order, so that an identity rebuild linked by LLD 22 gives
+// the input back byte for byte. Code is streamed instruction by instruction;
+// an instruction keeps its original bytes unless an edit changed it, and
+// branch targets, PC-relative literals and descriptor entry offsets become
+// fixups so that code can move.
+//
+//===----------------------------------------------------------------------===//
+#include "asmevo/Emit/Rebuild.h"
+#include "../Lift/FunctionLifter.h"
+#include "asmevo/Lift/SymbolRefs.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCELFStreamer.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectWriter.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCSectionELF.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSymbolELF.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+
+using namespace llvm;
+using namespace asmevo;
+
+namespace {
+
+constexpr uint32_t SNop0 = 0xbf800000;
+
+bool isLinkerSynthesized(const ELFSection &S) {
+  switch (S.Type) {
+  case ELF::SHT_NULL:
+  case ELF::SHT_SYMTAB:
+  case ELF::SHT_DYNSYM:
+  case ELF::SHT_STRTAB:
+  case ELF::SHT_HASH:
+  case ELF::SHT_GNU_HASH:
+  case ELF::SHT_DYNAMIC:
+  case ELF::SHT_RELA:
+  case ELF::SHT_REL:
+    return true;
+  default:
+    return S.Name == ".relro_padding";
+  }
+}
+
+class ObjectEmitter {
+public:
+  ObjectEmitter(const LiftedModule &LM, RebuildResult &R)
+      : LM(LM), CO(LM.original()), TC(LM.target()), R(R) {}
+  Error run();
+
+private:
+  Error setUp(raw_pwrite_stream &OS);
+  Error emitSection(const ELFSection &S);
+  Error emitCodeSection(const ELFSection &S);
+  Error emitFunction(const LiftedFunction &LF, uint64_t SecNewBase);
+  Error emitInstruction(const MachineInstr &MI, const LiftedFunction &LF);
+  void emitRaw(ArrayRef<uint8_t> B) {
+    Streamer->emitBytes(StringRef(reinterpret_cast<const char *>(B.data()),
+                                  B.size()));
+    Cur += B.size();
+  }
+  void emitNops(uint64_t Bytes) {
+    for (uint64_t I = 0; I < Bytes / 4; ++I)
+      Streamer->emitIntValue(SNop0, 4);
+    Cur += Bytes / 4 * 4;
+  }
+  void defineSymbolsAt(uint64_t OrigAddr, const ELFSection &S);
+  void declareSymbols();
+  MCSymbol *symbolFor(const GlobalValue *GV);
+  MCSymbol *sectionStart(StringRef SecName);
+  const MCExpr *gaExpr(const MachineOperand &MO);
+  Expected<MCInst> lower(const MachineInstr &MI);
+
+  const LiftedModule &LM;
+  const CodeObject &CO;
+  const TargetContext &TC;
+  RebuildResult &R;
+
+  std::unique_ptr<MCContext> Ctx;
+  std::unique_ptr<MCObjectFileInfo> MOFI;
+  std::unique_ptr<MCStreamer> Streamer;
+  std::unique_ptr<MCCodeEmitter> SizeEmitter;
+  SourceMgr SrcMgr;
+  std::map<std::string, MCSymbol *> SecStart;
+  std::map<const MachineBasicBlock *, MCSymbol *> BlockLabel;
+  std::map<unsigned, MCSymbol *> KernelEntry; // kernel index -> entry label
+  // Original-address symbols of the section being emitted.
+  std::multimap<uint64_t, const ELFSymbol *> PendingSyms;
+  std::vector<std::pair<const ELFSymbol *, MCSymbol *>> SymOrder;
+  uint32_t SpecRel32Lo = 0, SpecRel32Hi = 0, SpecRel64 = 0;
+  unsigned FlagLo = 0, FlagHi = 0;
+  uint64_t Cur = 0; // offset in the section being emitted
+  uint64_t TextNewBase = 0;
+};
+
+} // namespace
+
+Error ObjectEmitter::setUp(raw_pwrite_stream &OS) {
+  const Target &T = TC.target();
+  Ctx = std::make_unique<MCContext>(TC.triple(), &TC.asmInfo(), &TC.regInfo(),
+                                    &TC.subtargetInfo(), &SrcMgr);
+  MOFI = std::make_unique<MCObjectFileInfo>();
+  Ctx->setObjectFileInfo(MOFI.get());
+  MOFI->initMCObjectFileInfo(*Ctx, /*PIC=*/true);
+  std::unique_ptr<MCAsmBackend> MAB(T.createMCAsmBackend(
+      TC.subtargetInfo(), TC.regInfo(), TC.mcOptions()));
+  std::unique_ptr<MCCodeEmitter> CE(
+      T.createMCCodeEmitter(TC.instrInfo(), *Ctx));
+  SizeEmitter.reset(T.createMCCodeEmitter(TC.instrInfo(), *Ctx));
+  if (!MAB || !CE || !SizeEmitter)
+    return createStringError("cannot create the AMDGPU object emitter");
+  auto OW = MAB->createObjectWriter(OS);
+  Streamer.reset(T.createMCObjectStreamer(TC.triple(), *Ctx, std::move(MAB),
+                                          std::move(OW), std::move(CE),
+                                          TC.subtargetInfo()));
+  if (!Streamer)
+    return createStringError("cannot create the object streamer");
+  Streamer->initSections(false, TC.subtargetInfo());
+
+  // e_flags and the ABI version have no public setter: the AMDGPU asm
+  // parser's directives reach the target streamer that owns them.
+  std::string Dir = "\t.amdgcn_target \"" + CO.target().targetID() +
+                    "\"\n\t.amdhsa_code_object_version " +
+                    std::to_string(CO.target().CodeObjectVersion) + "\n";
+  SrcMgr.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Dir, "<target>"),
+                            SMLoc());
+  std::unique_ptr<MCAsmParser> P(
+      createMCAsmParser(SrcMgr, *Ctx, *Streamer, TC.asmInfo()));
+  std::unique_ptr<MCTargetAsmParser> TAP(T.createMCAsmParser(
+      TC.subtargetInfo(), *P, TC.instrInfo(), TC.mcOptions()));
+  if (!TAP)
+    return createStringError("cannot create the AMDGPU asm parser");
+  P->setTargetParser(*TAP);
+  if (P->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true))
+    return createStringError("cannot set target " + CO.target().targetID());
+
+  auto Spec = [&](StringRef N) -> Expected<uint32_t> {
+    if (auto S = TC.asmInfo().getSpecifierForName(N))
+      return *S;
+    return createStringError("AMDGPU relocation specifier '" + N +
+                             "' unknown to this LLVM");
+  };
+  for (auto [Name, Out] : {std::pair<StringRef, uint32_t *>{"rel32@lo",
+                                                            &SpecRel32Lo},
+                           {"rel32@hi", &SpecRel32Hi},
+                           {"rel64", &SpecRel64}}) {
+    auto S = Spec(Name);
+    if (!S)
+      return S.takeError();
+    *Out = *S;
+  }
+  return Error::success();
+}
+
+MCSymbol *ObjectEmitter::sectionStart(StringRef SecName) {
+  MCSymbol *&S = SecStart[SecName.str()];
+  if (!S)
+    S = Ctx->createTempSymbol("asmevo_sec", true);
+  return S;
+}
+
+MCSymbol *ObjectEmitter::symbolFor(const GlobalValue *GV) {
+  StringRef N = GV->getName();
+  if (N.starts_with(SectionStartPrefix))
+    return sectionStart(N.drop_front(StringRef(SectionStartPrefix).size()));
+  return Ctx->getOrCreateSymbol(N);
+}
+
+const MCExpr *ObjectEmitter::gaExpr(const MachineOperand &MO) {
+  uint32_t Spec = MO.getTargetFlags() == FlagHi ? SpecRel32Hi : SpecRel32Lo;
+  const MCExpr *E =
+      MCSymbolRefExpr::create(symbolFor(MO.getGlobal()), Spec, *Ctx);
+  if (MO.getOffset())
+    E = MCBinaryExpr::createAdd(
+        E, MCConstantExpr::create(MO.getOffset(), *Ctx), *Ctx);
+  return E;
+}
+
+Expected<MCInst> ObjectEmitter::lower(const MachineInstr &MI) {
+  MCInst Inst;
+  Inst.setOpcode(MI.getOpcode());
+  unsigned N = MI.getDesc().getNumOperands();
+  for (unsigned I = 0; I < N && I < MI.getNumOperands(); ++I) {
+    const MachineOperand &MO = MI.getOperand(I);
+    switch (MO.getType()) {
+    case MachineOperand::MO_Register:
+      Inst.addOperand(MCOperand::createReg(MO.getReg()));
+      break;
+    case MachineOperand::MO_Immediate:
+      Inst.addOperand(MCOperand::createImm(MO.getImm()));
+      break;
+    case MachineOperand::MO_MachineBasicBlock: {
+      MCSymbol *&L = BlockLabel[MO.getMBB()];
+      if (!L)
+        L = Ctx->createTempSymbol("asmevo_bb", true);
+      Inst.addOperand(MCOperand::createExpr(MCSymbolRefExpr::create(L, *Ctx)));
+      break;
+    }
+    case MachineOperand::MO_GlobalAddress:
+      Inst.addOperand(MCOperand::createExpr(gaExpr(MO)));
+      break;
+    default: {
+      std::string S;
+      raw_string_ostream OS(S);
+      MI.print(OS);
+      return createStringError("cannot encode operand %u of: %s", I,
+                               S.c_str());
+    }
+    }
+  }
+  return Inst;
+}
+
+/// True when every operand is what the original bytes encode, so the
+/// original bytes (with forced literals and bits LLVM's printer drops) are
+/// still the right encoding.
+static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig) {
+  MachineFunction &MF = *const_cast<MachineFunction *>(MI.getMF());
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  if (Orig.getOpcode() != MI.getOpcode())
+    return false;
+  MachineInstr *Tmp = MF.CreateMachineInstr(TII.get(Orig.getOpcode()),
+                                            DebugLoc());
+  addOperandsFromMCInst(MF, *Tmp, Orig);
+  bool Same = Tmp->getNumOperands() == MI.getNumOperands();
+  for (unsigned I = 0; Same && I < MI.getNumOperands(); ++I) {
+    const MachineOperand &A = MI.getOperand(I), &B = Tmp->getOperand(I);
+    if (A.getType() != B.getType()) {
+      Same = false;
+      break;
+    }
+    if (A.isReg())
+      Same = A.getReg() == B.getReg() && A.isDef() == B.isDef() &&
+             A.isImplicit() == B.isImplicit();
+    else if (A.isImm())
+      Same = A.getImm() == B.getImm();
+    else
+      Same = A.isIdenticalTo(B);
+  }
+  MF.deleteMachineInstr(Tmp);
+  return Same;
+}
+
+Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
+                                     const LiftedFunction &LF) {
+  std::optional<uint64_t> Orig = LiftedModule::originalAddress(MI);
+  uint64_t NewOff = Cur;
+  bool Symbolic = false;
+  for (const MachineOperand &MO : MI.explicit_operands())
+    if (MO.isMBB() || MO.isGlobal())
+      Symbolic = true;
+
+  if (Orig && !Symbolic) {
+    // Re-decode the original to find out whether an edit touched it.
+    uint32_t Max = 12;
+    auto BytesOrErr = CO.bytesAt(*Orig, std::min<uint64_t>(
+                                            Max, CO.sectionForAddr(*Orig)->Addr +
+                                                     CO.sectionForAddr(*Orig)->Size -
+                                                     *Orig));
+    if (!BytesOrErr)
+      return BytesOrErr.takeError();
+    MCInst OrigInst;
+    uint64_t Size = 0;
+    if (TC.disassembler().getInstruction(OrigInst, Size, *BytesOrErr, *Orig,
+                                         nulls()) == MCDisassembler::Success &&
+        sameAsOriginal(MI, OrigInst)) {
+      emitRaw(BytesOrErr->take_front(Size));
+      R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
+      return Error::success();
+    }
+  }
+  auto InstOrErr = lower(MI);
+  if (!InstOrErr)
+    return InstOrErr.takeError();
+  SmallVector<char, 16> Buf;
+  SmallVector<MCFixup, 2> Fixups;
+  SizeEmitter->encodeInstruction(*InstOrErr, Buf, Fixups, TC.subtargetInfo());
+  Streamer->emitInstruction(*InstOrErr, TC.subtargetInfo());
+  Cur += Buf.size();
+  R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
+  return Error::success();
+}
+
+void ObjectEmitter::defineSymbolsAt(uint64_t OrigAddr, const ELFSection &S) {
+  auto Range = PendingSyms.equal_range(OrigAddr);
+  for (auto It = Range.first; It != Range.second; ++It) {
+    MCSymbol *Sym = Ctx->getOrCreateSymbol(It->second->Name);
+    if (!Sym->isDefined())
+      Streamer->emitLabel(Sym);
+  }
+  PendingSyms.erase(Range.first, Range.second);
+}
+
+Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
+                                  uint64_t SecNewBase) {
+  const ELFSection &Sec = *CO.sectionForAddr(LF.Range.Addr);
+  uint64_t FuncNew = Cur;
+  if (LF.Range.IsKernel) {
+    MCSymbol *E = Ctx->createTempSymbol("asmevo_entry", true);
+    Streamer->emitLabel(E);
+    KernelEntry[LF.Range.KernelIndex] = E;
+  }
+  if (!LF.MF) {
+    // Non-simple: original bytes at the original address, or nothing.
+    if (Cur != LF.Range.Addr - Sec.Addr)
+      return createStringError(
+          "function '%s' is not simple (%s) and cannot move from 0x%llx",
+          LF.Range.Name.c_str(), LF.Reason.c_str(),
+          (unsigned long long)LF.Range.Addr);
+    auto B = CO.bytesAt(LF.Range.Addr, LF.Range.Size);
+    if (!B)
+      return B.takeError();
+    for (uint64_t A = LF.Range.Addr; A < LF.Range.Addr + LF.Range.Size; ++A)
+      if (PendingSyms.count(A)) {
+        emitRaw(B->slice(Cur - (LF.Range.Addr - Sec.Addr),
+                         A - Sec.Addr - Cur));
+        defineSymbolsAt(A, Sec);
+      }
+    emitRaw(B->drop_front(Cur - (LF.Range.Addr - Sec.Addr)));
+    return Error::success();
+  }
+  for (const MachineBasicBlock &MBB : *LF.MF) {
+    if (&MBB == LF.PreloadEntry && Cur - FuncNew != 256)
+      return createStringError(
+          "kernel '%s': the preload prologue is now %llu bytes; the second "
+          "entry must stay at +256",
+          LF.Range.Name.c_str(), (unsigned long long)(Cur - FuncNew));
+    MCSymbol *&L = BlockLabel[&MBB];
+    if (!L)
+      L = Ctx->createTempSymbol("asmevo_bb", true);
+    Streamer->emitLabel(L);
+    for (const MachineInstr &MI : MBB) {
+      if (auto O = LiftedModule::originalAddress(MI))
+        defineSymbolsAt(*O, Sec);
+      if (Error E = emitInstruction(MI, LF))
+        return E;
+    }
+  }
+  (void)SecNewBase;
+  return Error::success();
+}
+
+Error ObjectEmitter::emitCodeSection(const ELFSection &S) {
+  std::vector<const LiftedFunction *> Funcs;
+  for (const LiftedFunction &LF : LM.functions())
+    if (S.containsAddr(LF.Range.Addr))
+      Funcs.push_back(&LF);
+  llvm::sort(Funcs, [](auto *A, auto *B) { return A->Range.Addr < B->Range.Addr; });
+  uint64_t OrigCur = S.Addr;
+  for (const LiftedFunction *LF : Funcs) {
+    if (LF->Range.Addr < OrigCur)
+      continue; // Overlapping symbols: the first one covers it.
+    bool Moved = Cur != OrigCur - S.Addr;
+    if (!Moved) {
+      // Padding between functions, verbatim, with any symbols in it.
+      for (uint64_t A = OrigCur; A < LF->Range.Addr; A += 4) {
+        defineSymbolsAt(A, S);
+        emitRaw(S.Bytes.slice(A - S.Addr, std::min<uint64_t>(4, LF->Range.Addr - A)));
+      }
+    } else {
+      uint64_t A = LF->Range.Addr;
+      uint64_t Alignment = std::min<uint64_t>(256, A & -A);
+      emitNops(alignTo(Cur, Alignment) - Cur);
+    }
+    if (Error E = emitFunction(*LF, 0))
+      return E;
+    OrigCur = LF->Range.Addr + LF->Range.Size;
+  }
+  // The tail (gfx94x pads code ends with s_nop 0).
+  for (uint64_t A = OrigCur; A < S.Addr + S.Size; A += 4) {
+    defineSymbolsAt(A, S);
+    emitRaw(S.Bytes.slice(A - S.Addr, std::min<uint64_t>(4, S.Addr + S.Size - A)));
+  }
+  return Error::success();
+}
+
+Error ObjectEmitter::emitSection(const ELFSection &S) {
+  unsigned Flags = S.Flags & ~(unsigned)ELF::SHF_INFO_LINK;
+  MCSectionELF *Sec =
+      Ctx->getELFSection(S.Name, S.Type, Flags, S.EntSize, "", false);
+  Streamer->switchSection(Sec);
+  Sec->ensureMinAlignment(Align(std::max<uint64_t>(1, PowerOf2Ceil(std::max<uint64_t>(1, S.Align)))));
+  Cur = 0;
+  Streamer->emitLabel(sectionStart(S.Name));
+  PendingSyms.clear();
+  const auto &Syms = CO.symbols().empty() ? CO.dynamicSymbols() : CO.symbols();
+  for (const ELFSymbol &Sym : Syms)
+    if (Sym.SectionIndex == S.Index && Sym.Type != ELF::STT_SECTION &&
+        !Sym.Name.empty() && Sym.Name != "_DYNAMIC")
+      PendingSyms.emplace(Sym.Value, &Sym);
+
+  if (S.isExec()) {
+    if (Error E = emitCodeSection(S))
+      return E;
+  } else if (S.Type == ELF::SHT_NOBITS) {
+    for (auto &[Addr, Sym] : PendingSyms) {
+      if (Addr - S.Addr > Cur) {
+        Streamer->emitZeros(Addr - S.Addr - Cur);
+        Cur = Addr - S.Addr;
+      }
+      MCSymbol *MS = Ctx->getOrCreateSymbol(Sym->Name);
+      if (!MS->isDefined())
+        Streamer->emitLabel(MS);
+    }
+    PendingSyms.clear();
+    if (S.Size > Cur)
+      Streamer->emitZeros(S.Size - Cur);
+    Cur = S.Size;
+  } else {
+    // Data: bytes verbatim; descriptors get their entry offset as a fixup.
+    std::map<uint64_t, unsigned> KDAt;
+    for (unsigned I = 0; I < CO.kernels().size(); ++I)
+      if (S.containsAddr(CO.kernels()[I].DescriptorAddr))
+        KDAt[CO.kernels()[I].DescriptorAddr - S.Addr] = I;
+    uint64_t Off = 0;
+    auto Flush = [&](uint64_t To) {
+      while (Off < To) {
+        uint64_t A = S.Addr + Off;
+        auto Next = PendingSyms.lower_bound(A);
+        if (Next != PendingSyms.end() && Next->first == A) {
+          defineSymbolsAt(A, S);
+          continue;
+        }
+        uint64_t End = To;
+        if (Next != PendingSyms.end() && Next->first - S.Addr < End)
+          End = Next->first - S.Addr;
+        emitRaw(S.Bytes.slice(Off, End - Off));
+        Off = End;
+      }
+    };
+    for (auto &[KOff, KIdx] : KDAt) {
+      if (KOff + KernelDescriptor::Size > S.Size)
+        return createStringError("kernel descriptor beyond section end");
+      Flush(KOff);
+      defineSymbolsAt(S.Addr + KOff, S);
+      ArrayRef<uint8_t> KD = LM.descriptors()[KIdx].bytes();
+      emitRaw(KD.take_front(16));
+      MCSymbol *Entry = KernelEntry[KIdx];
+      if (!Entry)
+        return createStringError("kernel '%s' has no emitted entry",
+                                 CO.kernels()[KIdx].Name.c_str());
+      Streamer->emitValue(
+          MCBinaryExpr::createAdd(
+              MCSymbolRefExpr::create(Entry, SpecRel64, *Ctx),
+              MCConstantExpr::create(16, *Ctx), *Ctx),
+          8);
+      Cur += 8;
+      emitRaw(KD.drop_front(24));
+      Off = KOff + KernelDescriptor::Size;
+    }
+    Flush(S.Size);
+    defineSymbolsAt(S.Addr + S.Size, S);
+  }
+  if (!PendingSyms.empty()) {
+    // Symbols past the emitted content (e.g. end markers).
+    for (auto &[A, Sym] : PendingSyms) {
+      MCSymbol *MS = Ctx->getOrCreateSymbol(Sym->Name);
+      if (!MS->isDefined())
+        Streamer->emitLabel(MS);
+    }
+    PendingSyms.clear();
+  }
+  return Error::success();
+}
+
+void ObjectEmitter::declareSymbols() {
+  const auto &Syms = CO.symbols().empty() ? CO.dynamicSymbols() : CO.symbols();
+  for (const ELFSymbol &S : Syms) {
+    if (S.Name.empty() || S.Type == ELF::STT_SECTION || S.Type == ELF::STT_FILE ||
+        S.Name == "_DYNAMIC")
+      continue;
+    MCSymbol *Sym = Ctx->getOrCreateSymbol(S.Name);
+    SymOrder.push_back({&S, Sym});
+  }
+}
+
+Error ObjectEmitter::run() {
+  SmallVector<char, 0> Buf;
+  raw_svector_ostream OS(Buf);
+  if (Error E = setUp(OS))
+    return E;
+  for (const LiftedFunction &LF : LM.functions())
+    if (LF.Simple && LF.MF)
+      for (auto &P : LF.MF->getSubtarget()
+                         .getInstrInfo()
+                         ->getSerializableDirectMachineOperandTargetFlags()) {
+        if (StringRef(P.second) == "amdgpu-rel32-lo")
+          FlagLo = P.first;
+        else if (StringRef(P.second) == "amdgpu-rel32-hi")
+          FlagHi = P.first;
+      }
+  declareSymbols();
+  // Symbols enter the object's symbol table in the order they are first
+  // seen; attributes first keeps the original order.
+  for (auto &[S, Sym] : SymOrder) {
+    if (S->SectionIndex == ELF::SHN_ABS) {
+      Streamer->emitAssignment(Sym, MCConstantExpr::create(S->Value, *Ctx));
+    }
+    MCSymbolAttr Type = MCSA_ELF_TypeNoType;
+    if (S->Type == ELF::STT_FUNC)
+      Type = MCSA_ELF_TypeFunction;
+    else if (S->Type == ELF::STT_OBJECT)
+      Type = MCSA_ELF_TypeObject;
+    Streamer->emitSymbolAttribute(Sym, Type);
+    if (S->Binding == ELF::STB_GLOBAL)
+      Streamer->emitSymbolAttribute(Sym, MCSA_Global);
+    else if (S->Binding == ELF::STB_WEAK)
+      Streamer->emitSymbolAttribute(Sym, MCSA_Weak);
+    else
+      Streamer->emitSymbolAttribute(Sym, MCSA_Local);
+    switch (S->Other & 3) {
+    case ELF::STV_PROTECTED:
+      Streamer->emitSymbolAttribute(Sym, MCSA_Protected);
+      break;
+    case ELF::STV_HIDDEN:
+      Streamer->emitSymbolAttribute(Sym, MCSA_Hidden);
+      break;
+    case ELF::STV_INTERNAL:
+      Streamer->emitSymbolAttribute(Sym, MCSA_Internal);
+      break;
+    default:
+      break;
+    }
+    if (S->Size)
+      Streamer->emitELFSize(Sym, MCConstantExpr::create(S->Size, *Ctx));
+  }
+  // Code first: descriptors need the kernels' entry labels.
+  for (const ELFSection &S : CO.sections())
+    if (S.isExec())
+      if (Error E = emitSection(S))
+        return createStringError(CO.name() + ": " + toString(std::move(E)));
+  for (const ELFSection &S : CO.sections())
+    if (!S.isExec() && !isLinkerSynthesized(S))
+      if (Error E = emitSection(S))
+        return createStringError(CO.name() + ": " + toString(std::move(E)));
+  Streamer->finish();
+  R.Relocatable.assign(Buf.begin(), Buf.end());
+  return Error::success();
+}
+
+Error asmevo::emitRelocatable(const LiftedModule &LM, RebuildResult &R) {
+  return ObjectEmitter(LM, R).run();
+}

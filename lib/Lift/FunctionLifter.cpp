@@ -1,0 +1,359 @@
+//===- FunctionLifter.cpp - Disassembly, CFG and MachineFunction ----------===//
+#include "FunctionLifter.h"
+#include "asmevo/Lift/InstrKinds.h"
+#include "asmevo/Lift/SymbolRefs.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/LivePhysRegs.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace asmevo;
+
+std::vector<DecodedInst> asmevo::decodeRange(const TargetContext &TC,
+                                             ArrayRef<uint8_t> Bytes,
+                                             uint64_t Addr,
+                                             std::optional<uint64_t> &BadAddr) {
+  std::vector<DecodedInst> Out;
+  Out.reserve(Bytes.size() / 6);
+  uint64_t Off = 0;
+  while (Off < Bytes.size()) {
+    DecodedInst D;
+    uint64_t Size = 0;
+    auto S = TC.disassembler().getInstruction(D.Inst, Size, Bytes.slice(Off),
+                                              Addr + Off, nulls());
+    if (S != MCDisassembler::Success || Size == 0 ||
+        Size > Bytes.size() - Off) {
+      BadAddr = Addr + Off;
+      return Out;
+    }
+    D.Addr = Addr + Off;
+    D.Size = Size;
+    Out.push_back(std::move(D));
+    Off += Size;
+  }
+  return Out;
+}
+
+void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
+                                   const MCInst &Inst,
+                                   const OperandOverride &Override) {
+  const MCInstrDesc &Desc = MI.getDesc();
+  unsigned N = Desc.getNumOperands();
+  for (unsigned I = 0; I < N; ++I) {
+    if (I >= Inst.getNumOperands()) {
+      // VOP3P and a few others decode with fewer operands than their
+      // descriptor lists; the missing ones are zero modifiers.
+      MI.addOperand(MF, MachineOperand::CreateImm(0));
+      continue;
+    }
+    const MCOperand &Op = Inst.getOperand(I);
+    if (Override)
+      if (std::optional<MachineOperand> MO = Override(I)) {
+        MI.addOperand(MF, *MO);
+        continue;
+      }
+    if (Op.isReg()) {
+      MI.addOperand(MF,
+                    MachineOperand::CreateReg(Op.getReg(), I < Desc.NumDefs));
+    } else if (Op.isImm()) {
+      MI.addOperand(MF, MachineOperand::CreateImm(Op.getImm()));
+    } else if (Op.isSFPImm()) {
+      MI.addOperand(MF, MachineOperand::CreateImm(Op.getSFPImm()));
+    } else if (Op.isDFPImm()) {
+      MI.addOperand(MF, MachineOperand::CreateImm(Op.getDFPImm()));
+    } else if (Op.isExpr()) {
+      // Forced literals ("lit(0x0)") come back as expressions; the value is
+      // all a MachineOperand can hold, the original bytes keep the form.
+      int64_t V = 0;
+      if (!Op.getExpr()->evaluateAsAbsolute(V))
+        V = 0;
+      MI.addOperand(MF, MachineOperand::CreateImm(V));
+    } else {
+      MI.addOperand(MF, MachineOperand::CreateImm(0));
+    }
+  }
+  // Some real VALU opcodes (v_readlane, v_writelane) lack the implicit EXEC
+  // use their pseudos carry; the MachineVerifier requires it and it does
+  // not change the encoding.
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  if (TII.getName(MI.getOpcode()).starts_with("V_")) {
+    const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
+    MCRegister Exec;
+    for (const MachineOperand &MO : MI.implicit_operands())
+      if (MO.isReg() && TRI->getName(MO.getReg()) == StringRef("EXEC"))
+        Exec = MO.getReg();
+    if (!Exec) {
+      static thread_local MCRegister ExecReg;
+      if (!ExecReg)
+        for (unsigned R = 1; R < TRI->getNumRegs(); ++R)
+          if (TRI->getName(R) == StringRef("EXEC"))
+            ExecReg = R;
+      if (ExecReg)
+        MI.addOperand(MF, MachineOperand::CreateReg(ExecReg, false, true));
+    }
+  }
+}
+
+bool FunctionLifter::markNonSimple(uint64_t Addr, const Twine &Why) {
+  if (LF.Simple) {
+    LF.Simple = false;
+    LF.Reason = (Why + " at 0x" + Twine(utohexstr(Addr)) + " (" +
+                 LF.Range.Name + "+0x" +
+                 Twine(utohexstr(Addr - LF.Range.Addr)) + ")")
+                    .str();
+  }
+  return false;
+}
+
+namespace {
+struct PCRelSite {
+  unsigned LoIdx, HiIdx; // instruction indices of s_add_u32 / s_addc_u32
+  uint64_t Target;
+  uint64_t GetPCNext; // value s_getpc_b64 produced
+};
+} // namespace
+
+static bool isReg(const MCOperand &Op, MCRegister R) {
+  return Op.isReg() && Op.getReg() == R;
+}
+
+static std::optional<int64_t> literalValue(const MCOperand &Op) {
+  if (Op.isImm())
+    return Op.getImm();
+  int64_t V;
+  if (Op.isExpr() && Op.getExpr()->evaluateAsAbsolute(V))
+    return V;
+  return std::nullopt;
+}
+
+void FunctionLifter::run() {
+  const CodeObject &CO = LM.original();
+  const TargetContext &TC = LM.target();
+  const MCRegisterInfo &MRI = TC.regInfo();
+  auto BytesOrErr = CO.bytesAt(LF.Range.Addr, LF.Range.Size);
+  if (!BytesOrErr) {
+    markNonSimple(LF.Range.Addr, toString(BytesOrErr.takeError()));
+    return;
+  }
+  std::optional<uint64_t> BadAddr;
+  std::vector<DecodedInst> Insts =
+      decodeRange(TC, *BytesOrErr, LF.Range.Addr, BadAddr);
+  LF.NumInstrs = Insts.size();
+  if (BadAddr) {
+    auto W = CO.bytesAt(*BadAddr, 4);
+    std::string Word =
+        W ? utohexstr(support::endian::read32le(W->data())) : "??";
+    consumeError(W.takeError());
+    markNonSimple(*BadAddr, "undecodable word 0x" + Word);
+    return;
+  }
+  if (Insts.empty()) {
+    markNonSimple(LF.Range.Addr, "empty function");
+    return;
+  }
+
+  std::map<uint64_t, unsigned> IndexOf;
+  for (unsigned I = 0; I < Insts.size(); ++I)
+    IndexOf[Insts[I].Addr] = I;
+
+  // Block leaders and branch targets.
+  std::set<uint64_t> Leaders = {LF.Range.Addr};
+  std::vector<FlowKind> Kinds(Insts.size());
+  std::vector<uint64_t> BranchTarget(Insts.size(), 0);
+  bool IsKernel = LF.Range.IsKernel;
+  const KernelInfo *K =
+      IsKernel ? &CO.kernels()[LF.Range.KernelIndex] : nullptr;
+  if (K && K->hasPreload()) {
+    uint64_t PE = K->preloadEntryAddr();
+    if (!IndexOf.count(PE)) {
+      markNonSimple(PE, "preload entry is not on an instruction boundary");
+      return;
+    }
+    Leaders.insert(PE);
+  }
+  for (unsigned I = 0; I < Insts.size(); ++I) {
+    const DecodedInst &D = Insts[I];
+    FlowKind FK = classifyFlow(TC.opcodeName(D.Inst.getOpcode()));
+    Kinds[I] = FK;
+    if (FK == FlowKind::Branch || FK == FlowKind::CondBranch) {
+      std::optional<int64_t> Imm = literalValue(D.Inst.getOperand(0));
+      if (!Imm)
+        return (void)markNonSimple(D.Addr, "branch without immediate target");
+      uint64_t T = D.Addr + 4 + (int64_t)(int16_t)*Imm * 4;
+      if (!IndexOf.count(T))
+        return (void)markNonSimple(
+            D.Addr, "branch to 0x" + utohexstr(T) +
+                        " outside the function or inside an instruction");
+      BranchTarget[I] = T;
+      Leaders.insert(T);
+    }
+    if (FK == FlowKind::Return && IsKernel)
+      return (void)markNonSimple(D.Addr, "indirect branch (s_setpc_b64)");
+    if (isTerminatorKind(FK) && I + 1 < Insts.size())
+      Leaders.insert(Insts[I + 1].Addr);
+  }
+
+  // PC-relative sequences: s_getpc_b64 sN:N+1, then s_add_u32 sN, sN, lo and
+  // s_addc_u32 sN+1, sN+1, hi in the same block.
+  std::vector<PCRelSite> Sites;
+  // Sub-register indices are target-private enums: take the two 32-bit
+  // SGPRs that cover the pair.
+  auto Halves = [&](MCRegister Pair) {
+    std::pair<MCRegister, MCRegister> R;
+    for (MCSubRegIterator SR(Pair, &MRI); SR.isValid(); ++SR) {
+      MCRegister Sub = *SR;
+      if (MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Pair) &&
+          !R.first && TC.regInfo().getName(Sub)[0] == 'S' &&
+          !StringRef(TC.regInfo().getName(Sub)).contains("_"))
+        R.first = Sub;
+      else if (MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Pair) + 1 &&
+               !R.second && TC.regInfo().getName(Sub)[0] == 'S' &&
+               !StringRef(TC.regInfo().getName(Sub)).contains("_"))
+        R.second = Sub;
+    }
+    return R;
+  };
+  for (unsigned I = 0; I < Insts.size(); ++I) {
+    if (!isGetPC(TC.opcodeName(Insts[I].Inst.getOpcode())))
+      continue;
+    MCRegister Pair = Insts[I].Inst.getOperand(0).getReg();
+    auto [Lo, Hi] = Halves(Pair);
+    std::optional<unsigned> LoIdx, HiIdx;
+    for (unsigned J = I + 1; J < Insts.size() && J < I + 16; ++J) {
+      if (Leaders.count(Insts[J].Addr))
+        break;
+      const MCInst &In = Insts[J].Inst;
+      StringRef Nm = TC.opcodeName(In.getOpcode());
+      if (!LoIdx && Nm.starts_with("S_ADD_U32") && In.getNumOperands() >= 3 &&
+          isReg(In.getOperand(0), Lo) && isReg(In.getOperand(1), Lo) &&
+          literalValue(In.getOperand(2))) {
+        LoIdx = J;
+        continue;
+      }
+      if (LoIdx && !HiIdx && Nm.starts_with("S_ADDC_U32") &&
+          In.getNumOperands() >= 3 && isReg(In.getOperand(0), Hi) &&
+          isReg(In.getOperand(1), Hi) && literalValue(In.getOperand(2))) {
+        HiIdx = J;
+        break;
+      }
+      // Anything else that writes the pair ends the search.
+      const MCInstrDesc &Desc = TC.instrInfo().get(In.getOpcode());
+      bool Clobbers = false;
+      for (unsigned D = 0; D < Desc.NumDefs && D < In.getNumOperands(); ++D)
+        if (In.getOperand(D).isReg() &&
+            MRI.regsOverlap(In.getOperand(D).getReg(), Pair))
+          Clobbers = true;
+      if (Clobbers || Kinds[J] != FlowKind::None)
+        break;
+    }
+    if (!LoIdx || !HiIdx)
+      return (void)markNonSimple(
+          Insts[I].Addr,
+          "s_getpc_b64 whose use is not an add/addc pair (unrecoverable "
+          "PC-relative use)");
+    uint64_t LoV = (uint32_t)*literalValue(Insts[*LoIdx].Inst.getOperand(2));
+    uint64_t HiV = (uint32_t)*literalValue(Insts[*HiIdx].Inst.getOperand(2));
+    uint64_t Next = Insts[I].Addr + Insts[I].Size;
+    uint64_t Target = Next + ((HiV << 32) | LoV);
+    Sites.push_back({*LoIdx, *HiIdx, Target, Next});
+  }
+
+  // Resolve every PC-relative target to a symbol + offset before building.
+  std::vector<std::pair<GlobalValue *, int64_t>> SiteRefs;
+  for (const PCRelSite &S : Sites) {
+    auto Ref = resolveAddress(LM, S.Target);
+    if (!Ref)
+      return (void)markNonSimple(Insts[S.LoIdx].Addr,
+                                 "PC-relative target 0x" +
+                                     utohexstr(S.Target) + " is " +
+                                     toString(Ref.takeError()));
+    SiteRefs.push_back(*Ref);
+  }
+
+  // Build the MachineFunction.
+  MachineFunction &MF = LM.mmi().getOrCreateMachineFunction(*LF.IRFunc);
+  LF.MF = &MF;
+  MF.getProperties().setNoVRegs().setNoPHIs().setTracksLiveness();
+  MF.getProperties().resetIsSSA();
+  MF.getRegInfo().invalidateLiveness();
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  std::map<uint64_t, MachineBasicBlock *> BlockAt;
+  for (uint64_t L : Leaders) {
+    MachineBasicBlock *MBB = MF.CreateMachineBasicBlock();
+    MF.push_back(MBB);
+    BlockAt[L] = MBB;
+  }
+  if (K && K->hasPreload())
+    LF.PreloadEntry = BlockAt[K->preloadEntryAddr()];
+
+  std::map<unsigned, std::pair<unsigned, bool>> SiteOfInst; // idx->(site,hi)
+  for (unsigned S = 0; S < Sites.size(); ++S) {
+    SiteOfInst[Sites[S].LoIdx] = {S, false};
+    SiteOfInst[Sites[S].HiIdx] = {S, true};
+  }
+  unsigned FlagLo = 0, FlagHi = 0;
+  for (auto &P : TII.getSerializableDirectMachineOperandTargetFlags()) {
+    if (StringRef(P.second) == "amdgpu-rel32-lo")
+      FlagLo = P.first;
+    else if (StringRef(P.second) == "amdgpu-rel32-hi")
+      FlagHi = P.first;
+  }
+
+  MachineBasicBlock *Cur = nullptr;
+  for (unsigned I = 0; I < Insts.size(); ++I) {
+    const DecodedInst &D = Insts[I];
+    auto BIt = BlockAt.find(D.Addr);
+    if (BIt != BlockAt.end()) {
+      MachineBasicBlock *Next = BIt->second;
+      // Fall through from the previous block unless it ended the flow.
+      if (Cur && I > 0) {
+        FlowKind PK = Kinds[I - 1];
+        if (PK == FlowKind::None || PK == FlowKind::Call ||
+            PK == FlowKind::CondBranch || PK == FlowKind::Trap)
+          Cur->addSuccessor(Next);
+      }
+      Cur = Next;
+    }
+    MachineInstr *MI =
+        MF.CreateMachineInstr(TII.get(D.Inst.getOpcode()), DebugLoc());
+    MachineBasicBlock *BrTarget = nullptr;
+    if (Kinds[I] == FlowKind::Branch || Kinds[I] == FlowKind::CondBranch) {
+      BrTarget = BlockAt[BranchTarget[I]];
+      if (!Cur->isSuccessor(BrTarget))
+        Cur->addSuccessor(BrTarget);
+    }
+    auto SIt = SiteOfInst.find(I);
+    auto Override = [&](unsigned Idx) -> std::optional<MachineOperand> {
+      if (BrTarget && Idx == 0)
+        return MachineOperand::CreateMBB(BrTarget);
+      if (SIt != SiteOfInst.end() && Idx == 2) {
+        auto [GV, Off] = SiteRefs[SIt->second.first];
+        bool Hi = SIt->second.second;
+        // ELF's R_AMDGPU_REL32_* are relative to the literal's own address;
+        // the +4/+12 addend re-bases them on s_getpc's result, as the
+        // compiler writes it.
+        int64_t Addend = (int64_t)(D.Addr + 4) -
+                         (int64_t)Sites[SIt->second.first].GetPCNext;
+        return MachineOperand::CreateGA(GV, Off + Addend,
+                                        Hi ? FlagHi : FlagLo);
+      }
+      return std::nullopt;
+    };
+    addOperandsFromMCInst(MF, *MI, D.Inst, Override);
+    Cur->insert(Cur->end(), MI);
+    LiftedModule::setOriginalAddress(*MI, D.Addr);
+  }
+
+  // A preload kernel's second entry is also a function entry.
+  SmallVector<MachineBasicBlock *, 16> Blocks;
+  for (MachineBasicBlock &MBB : MF)
+    Blocks.push_back(&MBB);
+  fullyRecomputeLiveIns(Blocks);
+}

@@ -1,0 +1,48 @@
+//===- FunctionLifter.h - One code range to one MachineFunction -*- C++ -*-===//
+#ifndef ASMEVO_LIB_LIFT_FUNCTIONLIFTER_H
+#define ASMEVO_LIB_LIFT_FUNCTIONLIFTER_H
+
+#include "asmevo/Lift/LiftedModule.h"
+#include "llvm/MC/MCInst.h"
+#include <functional>
+#include <optional>
+
+namespace asmevo {
+
+struct DecodedInst {
+  uint64_t Addr = 0;
+  uint32_t Size = 0;
+  llvm::MCInst Inst;
+};
+
+/// Decodes [Addr, Addr+Size) of the code object. Stops at the first word
+/// that does not decode and reports its address through \p BadAddr.
+std::vector<DecodedInst> decodeRange(const TargetContext &TC,
+                                     llvm::ArrayRef<uint8_t> Bytes,
+                                     uint64_t Addr,
+                                     std::optional<uint64_t> &BadAddr);
+
+/// Builds MachineInstr operands for \p MI from a decoded MCInst, normalized
+/// to the MCInstrDesc operand count. Branch targets and PC-relative
+/// literals are left as immediates; the caller makes them symbolic.
+using OperandOverride =
+    std::function<std::optional<llvm::MachineOperand>(unsigned Idx)>;
+void addOperandsFromMCInst(llvm::MachineFunction &MF, llvm::MachineInstr &MI,
+                           const llvm::MCInst &Inst,
+                           const OperandOverride &Override = nullptr);
+
+class FunctionLifter {
+public:
+  FunctionLifter(LiftedModule &LM, LiftedFunction &LF) : LM(LM), LF(LF) {}
+  /// Fills LF; marks it non-simple with a reason instead of failing.
+  void run();
+
+private:
+  bool markNonSimple(uint64_t Addr, const llvm::Twine &Why);
+  LiftedModule &LM;
+  LiftedFunction &LF;
+};
+
+} // namespace asmevo
+
+#endif

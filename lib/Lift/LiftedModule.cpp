@@ -1,0 +1,201 @@
+//===- LiftedModule.cpp - Lifting a code object ---------------------------===//
+#include "asmevo/Lift/LiftedModule.h"
+#include "FunctionLifter.h"
+#include "asmevo/Lift/SymbolRefs.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/raw_ostream.h"
+#include <set>
+
+using namespace llvm;
+using namespace asmevo;
+
+LiftedModule::~LiftedModule() {
+  // MachineFunctions refer to the IR functions: drop them first.
+  Functions.clear();
+  MMI.reset();
+  M.reset();
+}
+
+LiftedFunction *LiftedModule::findFunction(StringRef Name) {
+  for (LiftedFunction &F : Functions)
+    if (F.Range.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+// The original address rides on a pre-instruction symbol named
+// "asmevo.orig.<hex>": MIR prints and parses it, and no consumer of ours
+// emits it (pcsections metadata would not survive MIR printing).
+static constexpr StringLiteral OrigPrefix = "asmevo.orig.";
+
+std::optional<uint64_t> LiftedModule::originalAddress(const MachineInstr &MI) {
+  MCSymbol *S = MI.getPreInstrSymbol();
+  if (!S)
+    return std::nullopt;
+  StringRef N = S->getName();
+  uint64_t A;
+  if (!N.consume_front(OrigPrefix) || N.getAsInteger(16, A))
+    return std::nullopt;
+  return A;
+}
+
+void LiftedModule::setOriginalAddress(MachineInstr &MI, uint64_t Addr) {
+  MachineFunction &MF = *MI.getMF();
+  SmallString<32> Name(OrigPrefix);
+  Name += utohexstr(Addr, /*LowerCase=*/true);
+  MI.setPreInstrSymbol(MF, MF.getContext().getOrCreateSymbol(Name));
+}
+
+Error LiftedModule::init(std::unique_ptr<CodeObject> CO) {
+  Original = std::move(CO);
+  auto TCOrErr = TargetContext::create(Original->target());
+  if (!TCOrErr)
+    return TCOrErr.takeError();
+  TC = std::move(*TCOrErr);
+  if (!Ctx)
+    Ctx = std::make_unique<LLVMContext>();
+  if (!M) {
+    M = std::make_unique<Module>(Original->name(), *Ctx);
+    M->setTargetTriple(TC->triple());
+    M->setDataLayout(TC->targetMachine().createDataLayout());
+  }
+  for (const KernelInfo &K : Original->kernels())
+    Descriptors.push_back(K.KD);
+  return Error::success();
+}
+
+static bool isCodeSymbol(const CodeObject &CO, const ELFSymbol &S) {
+  if (S.Type != ELF::STT_FUNC)
+    return false;
+  const ELFSection *Sec = CO.sectionForAddr(S.Value);
+  return Sec && Sec->isExec();
+}
+
+void LiftedModule::createSymbolGlobals() {
+  std::set<std::string> Kernels;
+  for (const KernelInfo &K : Original->kernels())
+    Kernels.insert(K.Name);
+  auto Add = [&](const ELFSymbol &S) {
+    if (S.Name.empty() || M->getNamedValue(S.Name) ||
+        S.SectionIndex == ELF::SHN_ABS || S.SectionIndex == ELF::SHN_UNDEF)
+      return;
+    if (isCodeSymbol(*Original, S) || Kernels.count(S.Name)) {
+      Function *F =
+          Function::Create(FunctionType::get(Type::getVoidTy(*Ctx), false),
+                           GlobalValue::ExternalLinkage, S.Name, *M);
+      if (Kernels.count(S.Name))
+        F->setCallingConv(CallingConv::AMDGPU_KERNEL);
+      return;
+    }
+    new GlobalVariable(*M, Type::getInt8Ty(*Ctx), /*isConstant=*/false,
+                       GlobalValue::ExternalLinkage, nullptr, S.Name);
+  };
+  for (const ELFSymbol &S : Original->symbols())
+    Add(S);
+  for (const ELFSymbol &S : Original->dynamicSymbols())
+    Add(S);
+}
+
+Expected<std::pair<GlobalValue *, int64_t>>
+asmevo::resolveAddress(LiftedModule &LM, uint64_t Addr) {
+  const CodeObject &CO = LM.original();
+  const ELFSection *Sec = CO.sectionForAddr(Addr);
+  if (!Sec) {
+    // One past the end of a section is a valid reference (end symbols).
+    for (const ELFSection &S : CO.sections())
+      if (S.isAlloc() && S.Size && Addr == S.Addr + S.Size)
+        Sec = &S;
+    if (!Sec)
+      return createStringError("outside every section");
+  }
+  const auto &Syms = CO.symbols().empty() ? CO.dynamicSymbols() : CO.symbols();
+  const ELFSymbol *Best = nullptr;
+  for (const ELFSymbol &S : Syms) {
+    if (S.SectionIndex != Sec->Index || S.Value > Addr || S.Name.empty() ||
+        S.Type == ELF::STT_SECTION)
+      continue;
+    if (!Best || S.Value > Best->Value ||
+        (S.Value == Best->Value && Best->Binding == ELF::STB_LOCAL &&
+         S.Binding != ELF::STB_LOCAL))
+      Best = &S;
+  }
+  Module &M = LM.irModule();
+  if (Best)
+    if (GlobalValue *GV = M.getNamedValue(Best->Name))
+      return std::make_pair(GV, (int64_t)(Addr - Best->Value));
+  std::string Name = std::string(SectionStartPrefix) + Sec->Name;
+  GlobalValue *GV = M.getNamedValue(Name);
+  if (!GV)
+    GV = new GlobalVariable(M, Type::getInt8Ty(M.getContext()), false,
+                            GlobalValue::ExternalLinkage, nullptr, Name);
+  return std::make_pair(GV, (int64_t)(Addr - Sec->Addr));
+}
+
+Error LiftedModule::liftAll(const LiftOptions &Opts) {
+  std::set<std::string> Wanted(Opts.Kernels.begin(), Opts.Kernels.end());
+  for (const CodeRange &R : Original->codeRanges()) {
+    LiftedFunction LF;
+    LF.Range = R;
+    Functions.push_back(std::move(LF));
+  }
+  for (LiftedFunction &LF : Functions) {
+    if (!Wanted.empty() && LF.Range.IsKernel && !Wanted.count(LF.Range.Name)) {
+      LF.Simple = false;
+      LF.Reason = "not selected by --kernels";
+      continue;
+    }
+    Function *F = M->getFunction(LF.Range.Name);
+    if (!F) {
+      F = Function::Create(FunctionType::get(Type::getVoidTy(*Ctx), false),
+                           GlobalValue::ExternalLinkage, LF.Range.Name, *M);
+      if (LF.Range.IsKernel)
+        F->setCallingConv(CallingConv::AMDGPU_KERNEL);
+    }
+    LF.IRFunc = F;
+    FunctionLifter(*this, LF).run();
+    if (LF.Simple && F->isDeclaration()) {
+      // MIR wants a body; the machine code is the real one.
+      IRBuilder<> B(BasicBlock::Create(*Ctx, "entry", F));
+      B.CreateRetVoid();
+    }
+    if (!LF.Simple && LF.MF) {
+      MMI->deleteMachineFunctionFor(*F);
+      LF.MF = nullptr;
+    }
+  }
+  return Error::success();
+}
+
+Expected<std::unique_ptr<LiftedModule>>
+LiftedModule::lift(std::unique_ptr<CodeObject> CO, const LiftOptions &Opts) {
+  std::unique_ptr<LiftedModule> LM(new LiftedModule());
+  if (Error E = LM->init(std::move(CO)))
+    return std::move(E);
+  LM->MMI = std::make_unique<MachineModuleInfo>(&LM->TC->targetMachine());
+  LM->createSymbolGlobals();
+  if (Error E = LM->liftAll(Opts))
+    return std::move(E);
+  return std::move(LM);
+}
+
+Error LiftedModule::verify(StringRef Banner) const {
+  for (const LiftedFunction &LF : Functions) {
+    if (!LF.MF)
+      continue;
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    std::string B = Banner.str();
+    if (!LF.MF->verify(nullptr, B.c_str(), &OS, /*AbortOnError=*/false))
+      return createStringError(Original->name() + ": function '" +
+                               LF.Range.Name +
+                               "': MachineVerifier failed:\n" + Msg);
+  }
+  return Error::success();
+}

@@ -1,0 +1,208 @@
+//===- MIRIO.cpp - Lossless MIR text form of a lifted module --------------===//
+//
+// MIR holds the machine code; what it cannot hold travels in the embedded IR
+// module: the original code object image (a private constant, the source
+// of descriptors' defaults, notes, data and original encodings), the
+// function list with simple/non-simple status, and the kernel descriptors
+// as they will be emitted (editable hex).
+//
+//===----------------------------------------------------------------------===//
+#include "asmevo/Lift/LiftedModule.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/MIRParser/MIRParser.h"
+#include "llvm/CodeGen/MIRPrinter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+static constexpr const char *ImageGlobal = "__asmevo.image";
+
+static MDString *str(LLVMContext &C, StringRef S) { return MDString::get(C, S); }
+static Metadata *i64(LLVMContext &C, uint64_t V) {
+  return ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(C), V));
+}
+
+Error LiftedModule::printMIR(raw_ostream &OS) const {
+  LLVMContext &C = *Ctx;
+  // The side data goes into the module only for the time of printing, so
+  // the in-memory module stays free of a copy of the image.
+  ArrayRef<uint8_t> Img = Original->image();
+  auto *Init = ConstantDataArray::get(C, Img);
+  auto *GV = new GlobalVariable(*M, Init->getType(), true,
+                                GlobalValue::PrivateLinkage, Init, ImageGlobal);
+  NamedMDNode *Funcs = M->getOrInsertNamedMetadata("asmevo.functions");
+  for (const LiftedFunction &LF : Functions)
+    Funcs->addOperand(MDNode::get(
+        C, {str(C, LF.Range.Name), i64(C, LF.Range.Addr), i64(C, LF.Range.Size),
+            i64(C, LF.Range.IsKernel ? LF.Range.KernelIndex : -1),
+            i64(C, LF.Simple), str(C, LF.Reason)}));
+  NamedMDNode *Kds = M->getOrInsertNamedMetadata("asmevo.kernels");
+  for (unsigned I = 0; I < Descriptors.size(); ++I)
+    Kds->addOperand(MDNode::get(
+        C, {str(C, Original->kernels()[I].Name),
+            str(C, toHex(Descriptors[I].bytes(), /*LowerCase=*/true))}));
+  NamedMDNode *Tgt = M->getOrInsertNamedMetadata("asmevo.target");
+  Tgt->addOperand(MDNode::get(C, {str(C, Original->target().targetID()),
+                                  str(C, Original->name())}));
+  llvm::printMIR(OS, *M);
+  for (const LiftedFunction &LF : Functions)
+    if (LF.MF)
+      llvm::printMIR(OS, *MMI, *LF.MF);
+  GV->eraseFromParent();
+  M->eraseNamedMetadata(Funcs);
+  M->eraseNamedMetadata(Kds);
+  M->eraseNamedMetadata(Tgt);
+  return Error::success();
+}
+
+namespace {
+struct DiagCollector {
+  std::string Text;
+  static void handle(const DiagnosticInfo *DI, void *Ctx) {
+    auto *Self = static_cast<DiagCollector *>(Ctx);
+    if (DI->getSeverity() != DS_Error)
+      return;
+    raw_string_ostream OS(Self->Text);
+    DiagnosticPrinterRawOStream DP(OS);
+    DI->print(DP);
+    OS << "\n";
+  }
+};
+} // namespace
+
+static Expected<uint64_t> mdInt(const MDNode *N, unsigned I) {
+  if (I >= N->getNumOperands())
+    return createStringError("missing operand");
+  if (auto *CI = mdconst::dyn_extract<ConstantInt>(N->getOperand(I)))
+    return CI->getZExtValue();
+  return createStringError("operand is not an integer");
+}
+static StringRef mdStr(const MDNode *N, unsigned I) {
+  if (I < N->getNumOperands())
+    if (auto *S = dyn_cast<MDString>(N->getOperand(I)))
+      return S->getString();
+  return "";
+}
+
+Expected<std::unique_ptr<LiftedModule>>
+LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
+  std::unique_ptr<LiftedModule> LM(new LiftedModule());
+  LM->Ctx = std::make_unique<LLVMContext>();
+  DiagCollector Diags;
+  LM->Ctx->setDiagnosticHandlerCallBack(DiagCollector::handle, &Diags);
+  auto Fail = [&](const Twine &Msg) {
+    return createStringError(FileName + ": " + Msg +
+                             (Diags.Text.empty() ? "" : "\n" + Diags.Text));
+  };
+  std::unique_ptr<MIRParser> Parser = createMIRParser(
+      MemoryBuffer::getMemBufferCopy(Text, FileName), *LM->Ctx);
+  if (!Parser)
+    return Fail("not a MIR file");
+  std::unique_ptr<Module> Mod = Parser->parseIRModule();
+  if (!Mod)
+    return Fail("cannot parse the embedded IR module");
+  auto *Img = Mod->getGlobalVariable(ImageGlobal, /*AllowInternal=*/true);
+  auto *Data = Img ? dyn_cast_or_null<ConstantDataSequential>(
+                         Img->getInitializer())
+                   : nullptr;
+  if (!Data)
+    return Fail("missing @" + Twine(ImageGlobal) +
+                " (not written by asmevo-opt --emit=mir?)");
+  StringRef Raw = Data->getRawDataValues();
+  auto COOrErr = CodeObject::create(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Raw.data()),
+                        Raw.size()),
+      FileName);
+  if (!COOrErr)
+    return COOrErr.takeError();
+  Img->eraseFromParent();
+  LM->M = std::move(Mod);
+  if (Error E = LM->init(std::move(*COOrErr)))
+    return std::move(E);
+  LM->MMI = std::make_unique<MachineModuleInfo>(&LM->TC->targetMachine());
+
+  // LLVM's MIR parser aborts on verifier errors; recover so a malformed
+  // file is an error, not a crash.
+  bool Ok = false;
+  {
+    CrashRecoveryContext CRC;
+    CrashRecoveryContext::Enable();
+    bool Ran = CRC.RunSafely(
+        [&] { Ok = !Parser->parseMachineFunctions(*LM->M, *LM->MMI); });
+    if (!Ran)
+      return Fail("machine functions are malformed (the MIR parser or "
+                  "verifier rejected them)");
+  }
+  if (!Ok)
+    return Fail("cannot parse the machine functions");
+
+  // Side data.
+  NamedMDNode *Funcs = LM->M->getNamedMetadata("asmevo.functions");
+  if (!Funcs)
+    return Fail("missing !asmevo.functions");
+  for (const MDNode *N : Funcs->operands()) {
+    LiftedFunction LF;
+    LF.Range.Name = mdStr(N, 0).str();
+    auto A = mdInt(N, 1), S = mdInt(N, 2), K = mdInt(N, 3), Sim = mdInt(N, 4);
+    if (!A || !S || !K || !Sim) {
+      consumeError(A.takeError());
+      consumeError(S.takeError());
+      consumeError(K.takeError());
+      consumeError(Sim.takeError());
+      return Fail("malformed !asmevo.functions entry for '" + LF.Range.Name +
+                  "'");
+    }
+    LF.Range.Addr = *A;
+    LF.Range.Size = *S;
+    LF.Range.KernelIndex = (int)(int64_t)*K;
+    LF.Range.IsKernel = LF.Range.KernelIndex >= 0;
+    if (LF.Range.IsKernel &&
+        (unsigned)LF.Range.KernelIndex >= LM->Original->kernels().size())
+      return Fail("function '" + LF.Range.Name + "' names kernel #" +
+                  Twine(LF.Range.KernelIndex) + " which does not exist");
+    LF.Simple = *Sim;
+    LF.Reason = mdStr(N, 5).str();
+    LF.IRFunc = LM->M->getFunction(LF.Range.Name);
+    if (LF.IRFunc)
+      LF.MF = LM->MMI->getMachineFunction(*LF.IRFunc);
+    if (LF.Simple && !LF.MF)
+      return Fail("function '" + LF.Range.Name +
+                  "' is marked simple but has no machine function");
+    if (LF.MF && LF.Range.IsKernel) {
+      const KernelInfo &KI = LM->Original->kernels()[LF.Range.KernelIndex];
+      if (KI.hasPreload())
+        for (MachineBasicBlock &MBB : *LF.MF)
+          for (MachineInstr &MI : MBB) {
+            if (originalAddress(MI) == KI.preloadEntryAddr() &&
+                &MI == &MBB.front())
+              LF.PreloadEntry = &MBB;
+            break;
+          }
+    }
+    LM->Functions.push_back(std::move(LF));
+  }
+  LM->M->eraseNamedMetadata(Funcs);
+  if (NamedMDNode *Kds = LM->M->getNamedMetadata("asmevo.kernels")) {
+    for (unsigned I = 0; I < Kds->getNumOperands() && I < LM->Descriptors.size();
+         ++I) {
+      std::string Bytes;
+      if (!tryGetFromHex(mdStr(Kds->getOperand(I), 1), Bytes) ||
+          Bytes.size() != KernelDescriptor::Size)
+        return Fail("malformed descriptor for kernel '" +
+                    mdStr(Kds->getOperand(I), 0) + "' in !asmevo.kernels");
+      LM->Descriptors[I] = KernelDescriptor(ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(Bytes.data()), Bytes.size()));
+    }
+    LM->M->eraseNamedMetadata(Kds);
+  }
+  if (NamedMDNode *T = LM->M->getNamedMetadata("asmevo.target"))
+    LM->M->eraseNamedMetadata(T);
+  return std::move(LM);
+}

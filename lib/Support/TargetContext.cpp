@@ -1,0 +1,88 @@
+//===- TargetContext.cpp --------------------------------------------------===//
+#include "asmevo/Support/TargetContext.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetOptions.h"
+#include <mutex>
+
+using namespace llvm;
+using namespace asmevo;
+
+extern "C" {
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTarget();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUDisassembler();
+void LLVMInitializeAMDGPUAsmParser();
+}
+
+void asmevo::initializeAMDGPUTarget() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+    LLVMInitializeAMDGPUAsmParser();
+  });
+}
+
+Expected<std::unique_ptr<TargetContext>>
+TargetContext::create(const TargetInfo &TI) {
+  initializeAMDGPUTarget();
+  std::unique_ptr<TargetContext> C(new TargetContext());
+  C->TI = TI;
+  C->TheTriple = Triple("amdgcn-amd-amdhsa");
+  std::string Err;
+  C->TheTarget = TargetRegistry::lookupTarget(C->TheTriple, Err);
+  if (!C->TheTarget)
+    return createStringError("AMDGPU target not available in this LLVM: " +
+                             Err);
+  const Target &T = *C->TheTarget;
+  std::string Features = TI.featureString();
+  C->MRI.reset(T.createMCRegInfo(C->TheTriple));
+  C->MAI.reset(T.createMCAsmInfo(*C->MRI, C->TheTriple, C->MCOptions));
+  C->MII.reset(T.createMCInstrInfo());
+  C->STI.reset(
+      T.createMCSubtargetInfo(C->TheTriple, TI.Processor, Features));
+  if (!C->MRI || !C->MAI || !C->MII || !C->STI)
+    return createStringError("cannot create MC layer for " + TI.targetID());
+  C->DisasmCtx = std::make_unique<MCContext>(C->TheTriple, C->MAI.get(),
+                                             C->MRI.get(), C->STI.get());
+  C->Disasm.reset(T.createMCDisassembler(*C->STI, *C->DisasmCtx));
+  C->MIA.reset(T.createMCInstrAnalysis(C->MII.get()));
+  C->Printer.reset(T.createMCInstPrinter(C->TheTriple, 0, *C->MAI, *C->MII,
+                                         *C->MRI));
+  if (!C->Disasm || !C->MIA || !C->Printer)
+    return createStringError("cannot create disassembler for " +
+                             TI.targetID());
+  TargetOptions Opts;
+  C->TM.reset(T.createTargetMachine(C->TheTriple, TI.Processor, Features, Opts,
+                                    Reloc::PIC_, std::nullopt,
+                                    CodeGenOptLevel::Default));
+  if (!C->TM)
+    return createStringError("cannot create target machine for " +
+                             TI.targetID());
+  return std::move(C);
+}
+
+unsigned TargetContext::opcode(StringRef Name) const {
+  if (OpcodeByName.empty())
+    for (unsigned I = 0, E = MII->getNumOpcodes(); I != E; ++I)
+      OpcodeByName[MII->getName(I)] = I;
+  auto It = OpcodeByName.find(Name);
+  return It == OpcodeByName.end() ? ~0u : It->second;
+}
+
+MCRegister TargetContext::reg(StringRef AsmName) const {
+  if (RegByName.empty()) {
+    for (unsigned R = 1, E = MRI->getNumRegs(); R != E; ++R) {
+      std::string S;
+      raw_string_ostream OS(S);
+      Printer->printRegName(OS, MCRegister(R));
+      RegByName.try_emplace(S, R);
+    }
+  }
+  auto It = RegByName.find(AsmName);
+  return It == RegByName.end() ? MCRegister() : MCRegister(It->second);
+}

@@ -1,0 +1,301 @@
+//===- asmevo-opt.cpp - The AsmEvo driver ---------------------------------===//
+//
+// asmevo-opt IN -o OUT        rebuild (with passes) a code object
+// asmevo-opt IN --emit=mir    print the lifted MachineIR
+// asmevo-opt IN --info        what was recovered, as YAML
+// asmevo-opt IN --roundtrip-check
+//
+//===----------------------------------------------------------------------===//
+#include "Info.h"
+#include "asmevo/CodeObject/InputFile.h"
+#include "asmevo/Emit/Rebuild.h"
+#include "asmevo/Emit/RoundTrip.h"
+#include "asmevo/Lift/LiftedModule.h"
+#include "asmevo/Transforms/Pass.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+static cl::OptionCategory Cat("asmevo-opt options");
+static cl::opt<std::string> InputPath(cl::Positional, cl::desc("<input>"),
+                                      cl::Required, cl::cat(Cat));
+static cl::opt<std::string> OutputPath("o", cl::desc("Output file"),
+                                       cl::value_desc("file"), cl::cat(Cat));
+enum class EmitKind { Obj, MIR, Asm };
+static cl::opt<EmitKind> Emit(
+    "emit", cl::desc("What to write"), cl::init(EmitKind::Obj),
+    cl::values(clEnumValN(EmitKind::Obj, "obj", "a linked code object"),
+               clEnumValN(EmitKind::MIR, "mir", "MachineIR text"),
+               clEnumValN(EmitKind::Asm, "asm", "assembler text")),
+    cl::cat(Cat));
+static cl::opt<bool> Info("info", cl::desc("Print what was recovered (YAML)"),
+                          cl::cat(Cat));
+static cl::opt<bool>
+    RoundTripCheck("roundtrip-check",
+                   cl::desc("Rebuild without passes and report per function "
+                            "whether the result is identical"),
+                   cl::cat(Cat));
+static cl::list<std::string>
+    RoundTripPaths("roundtrip-path", cl::CommaSeparated,
+                   cl::desc("Paths for --roundtrip-check: mem,mir"),
+                   cl::cat(Cat));
+static cl::list<std::string> Kernels("kernels", cl::CommaSeparated,
+                                     cl::desc("Only lift these kernels"),
+                                     cl::cat(Cat));
+static cl::opt<std::string> RunPass("run-pass", cl::desc("Run one pass"),
+                                    cl::cat(Cat));
+static cl::opt<std::string> Passes("passes",
+                                   cl::desc("Comma-separated pass pipeline"),
+                                   cl::cat(Cat));
+static cl::opt<bool> VerifyEach("verify-each",
+                                cl::desc("Run the MachineVerifier after "
+                                         "lifting and after every pass"),
+                                cl::cat(Cat));
+static cl::opt<std::string>
+    AddressMapPath("address-map",
+                   cl::desc("Write new->original instruction addresses"),
+                   cl::value_desc("file"), cl::cat(Cat));
+static cl::opt<bool> ListPasses("list-passes",
+                                cl::desc("List the registered passes"),
+                                cl::cat(Cat));
+
+static int fail(const Twine &Msg) {
+  WithColor::error(errs(), "asmevo-opt") << Msg << "\n";
+  return 1;
+}
+
+/// Writes \p Bytes to \p Path atomically: nothing is left behind on error.
+static Error writeOutput(StringRef Path, StringRef Bytes) {
+  if (Path == "-") {
+    outs() << Bytes;
+    return Error::success();
+  }
+  std::error_code EC;
+  ToolOutputFile Out(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return createStringError(EC, "cannot open " + Path);
+  Out.os() << Bytes;
+  Out.os().close();
+  if (Out.os().has_error())
+    return createStringError(Out.os().error(), "cannot write " + Path);
+  Out.keep();
+  return Error::success();
+}
+
+static Expected<std::vector<std::unique_ptr<LiftedModule>>>
+loadInput(StringRef Path, const LiftOptions &LO) {
+  auto BufOrErr = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
+                                               /*RequiresNullTerminator=*/false);
+  if (!BufOrErr)
+    return createStringError(BufOrErr.getError(), Path + ": cannot read");
+  StringRef Bytes = (*BufOrErr)->getBuffer();
+  std::vector<std::unique_ptr<LiftedModule>> Out;
+  InputKind K = classifyInput(Path, Bytes);
+  if (K == InputKind::MIR) {
+    auto LM = LiftedModule::parseMIR(Bytes, Path);
+    if (!LM)
+      return LM.takeError();
+    Out.push_back(std::move(*LM));
+    return std::move(Out);
+  }
+  if (K == InputKind::Assembly)
+    return createStringError(Path + ": reading assembler text is not "
+                                    "implemented yet");
+  auto COs = extractCodeObjects(Bytes, Path);
+  if (!COs)
+    return COs.takeError();
+  for (InputCodeObject &ICO : *COs) {
+    auto CO = CodeObject::create(ArrayRef<uint8_t>(ICO.Bytes), ICO.Name);
+    if (!CO)
+      return CO.takeError();
+    auto LM = LiftedModule::lift(std::move(*CO), LO);
+    if (!LM)
+      return LM.takeError();
+    Out.push_back(std::move(*LM));
+  }
+  return std::move(Out);
+}
+
+static void printReport(raw_ostream &OS, StringRef PathName,
+                        const RoundTripReport &R) {
+  OS << "  " << PathName << ":\n"
+     << "    text: " << (R.TextIdentical ? "identical" : "different") << "\n"
+     << "    descriptors: "
+     << (R.DescriptorsIdentical ? "identical" : "different") << "\n"
+     << "    metadata_note: " << (R.NoteIdentical ? "identical" : "different")
+     << "\n"
+     << "    section_addresses: "
+     << (R.SectionAddressesIdentical ? "identical" : "different") << "\n"
+     << "    symbol_values: "
+     << (R.SymbolValuesIdentical ? "identical" : "different") << "\n"
+     << "    file: " << (R.FileIdentical ? "identical" : "different") << "\n";
+  OS << "    functions:\n";
+  for (const FunctionDiff &F : R.Functions) {
+    OS << "      - { name: '" << F.Name << "', instructions: "
+       << F.Instructions
+       << ", identical: " << (F.Identical ? "true" : "false");
+    if (!F.Identical)
+      OS << ", why: '" << F.Why << "'";
+    OS << " }\n";
+  }
+  if (!R.Differences.empty()) {
+    OS << "    differences:\n";
+    for (const std::string &D : R.Differences)
+      OS << "      - '" << D << "'\n";
+  }
+}
+
+static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS) {
+  std::vector<uint64_t> Counts;
+  for (const CodeRange &CR : LM.original().codeRanges()) {
+    uint64_t N = 0;
+    for (const LiftedFunction &LF : LM.functions())
+      if (LF.Range.Addr == CR.Addr)
+        N = LF.NumInstrs;
+    Counts.push_back(N);
+  }
+  std::vector<std::string> Paths(RoundTripPaths.begin(), RoundTripPaths.end());
+  if (Paths.empty())
+    Paths = {"mem", "mir"};
+  OS << "- file: '" << LM.original().name() << "'\n"
+     << "  linker_lld22: " << (LM.original().linkedByLLD22() ? "true" : "false")
+     << "\n";
+  unsigned NonSimple = 0;
+  for (const LiftedFunction &LF : LM.functions())
+    if (!LF.Simple) {
+      if (!NonSimple++)
+        OS << "  non_simple:\n";
+      OS << "    - { name: '" << LF.Range.Name << "', reason: '" << LF.Reason
+         << "' }\n";
+    }
+  bool AllOk = true;
+  for (const std::string &P : Paths) {
+    std::unique_ptr<LiftedModule> Reparsed;
+    const LiftedModule *Src = &LM;
+    if (P == "mir") {
+      std::string Text;
+      raw_string_ostream TOS(Text);
+      if (Error E = LM.printMIR(TOS))
+        return std::move(E);
+      auto RP = LiftedModule::parseMIR(Text, LM.original().name());
+      if (!RP)
+        return RP.takeError();
+      Reparsed = std::move(*RP);
+      Src = Reparsed.get();
+    } else if (P != "mem") {
+      return createStringError("unknown round-trip path '" + P + "'");
+    }
+    auto R = rebuild(*Src);
+    if (!R)
+      return R.takeError();
+    auto New = CodeObject::create(ArrayRef<uint8_t>(R->Linked), "<rebuilt>");
+    if (!New)
+      return New.takeError();
+    RoundTripReport Rep = compareCodeObjects(LM.original(), **New, Counts);
+    bool Ok = Rep.contentIdentical() &&
+              (Rep.FileIdentical || !LM.original().linkedByLLD22());
+    AllOk &= Ok;
+    printReport(OS, P, Rep);
+  }
+  return AllOk;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  // -print-after-all and -print-after=NAME are LLVM's own options (they
+  // live in libLLVM); keep them visible next to ours.
+  cl::HideUnrelatedOptions(Cat);
+  for (StringRef Name : {"print-after-all", "print-after"})
+    if (auto *O = cl::getRegisteredOptions().lookup(Name))
+      O->setHiddenFlag(cl::NotHidden);
+  cl::ParseCommandLineOptions(argc, argv, "AsmEvo post-link optimizer\n");
+  if (ListPasses) {
+    for (const PassEntry &P : registeredPasses())
+      outs() << P.Name << " - " << P.Description << "\n";
+    return 0;
+  }
+  LiftOptions LO;
+  LO.Kernels.assign(Kernels.begin(), Kernels.end());
+  auto LMs = loadInput(InputPath, LO);
+  if (!LMs)
+    return fail(toString(LMs.takeError()));
+
+  if (Info) {
+    for (auto &LM : *LMs)
+      printInfo(outs(), *LM);
+    return 0;
+  }
+  if (VerifyEach)
+    for (auto &LM : *LMs)
+      if (Error E = LM->verify("After lifting"))
+        return fail(toString(std::move(E)));
+  if (RoundTripCheck) {
+    bool AllOk = true;
+    for (auto &LM : *LMs) {
+      auto Ok = roundTrip(*LM, outs());
+      if (!Ok)
+        return fail(toString(Ok.takeError()));
+      AllOk &= *Ok;
+    }
+    return AllOk ? 0 : 2;
+  }
+
+  std::string Pipeline = Passes;
+  if (!RunPass.empty())
+    Pipeline = Pipeline.empty() ? RunPass.getValue() : Pipeline + "," + RunPass;
+  PipelineOptions PO;
+  PO.VerifyEach = VerifyEach;
+  PO.PrintStream = &errs();
+  for (auto &LM : *LMs)
+    if (!Pipeline.empty())
+      if (Error E = runPipeline(*LM, Pipeline, PO))
+        return fail(toString(std::move(E)));
+
+  if (LMs->size() != 1 && Emit == EmitKind::Obj)
+    return fail(InputPath + ": holds " + Twine(LMs->size()) +
+                " code objects; rewriting bundles and host binaries is "
+                "asmevo-link's job (use --info or --roundtrip-check here)");
+  LiftedModule &LM = *LMs->front();
+  std::string OutBytes;
+  raw_string_ostream OS(OutBytes);
+  RebuildResult R;
+  switch (Emit) {
+  case EmitKind::MIR:
+    if (Error E = LM.printMIR(OS))
+      return fail(toString(std::move(E)));
+    break;
+  case EmitKind::Asm:
+    return fail("--emit=asm is not implemented yet");
+  case EmitKind::Obj: {
+    auto RR = rebuild(LM);
+    if (!RR)
+      return fail(toString(RR.takeError()));
+    R = std::move(*RR);
+    OS.write(reinterpret_cast<const char *>(R.Linked.data()), R.Linked.size());
+    break;
+  }
+  }
+  std::string Out = OutputPath.empty() ? "-" : OutputPath.getValue();
+  if (Emit == EmitKind::Obj && Out == "-" && outs().is_displayed())
+    return fail("refusing to write a code object to a terminal; use -o");
+  if (!AddressMapPath.empty()) {
+    if (Emit != EmitKind::Obj)
+      return fail("--address-map needs --emit=obj");
+    std::string Map;
+    raw_string_ostream MOS(Map);
+    writeAddressMap(MOS, R);
+    if (Error E = writeOutput(AddressMapPath, Map))
+      return fail(toString(std::move(E)));
+  }
+  if (Error E = writeOutput(Out, OutBytes))
+    return fail(toString(std::move(E)));
+  return 0;
+}
