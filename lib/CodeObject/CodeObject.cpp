@@ -390,10 +390,3 @@ std::vector<std::string> CodeObject::producers() const {
   return Out;
 }
 
-bool CodeObject::linkedByLLD22() const {
-  for (const std::string &P : producers())
-    if (StringRef(P).starts_with("Linker: ") && !StringRef(P).contains("AMD") &&
-        StringRef(P).contains("LLD 22."))
-      return true;
-  return false;
-}

@@ -83,19 +83,40 @@ Error asmevo::linkCodeObject(const LiftedModule &LM, const RebuildOptions &Opts,
   TempFile Obj;
   if (Error E = writeTemp(Obj, "asmevo", "o", R.Relocatable))
     return E;
-  std::vector<std::string> Extra;
-  if (Opts.PinSectionAddresses && !CO.linkedByLLD22()) {
-    // Another linker laid this object out; keep its section addresses so
-    // that symbol values and PC-relative distances stay the same.
-    for (const ELFSection &S : CO.sections())
-      if (S.isAlloc() && S.Addr)
-        Extra.push_back("--section-start=" + S.Name + "=0x" +
-                        utohexstr(S.Addr));
-  }
-  auto LinkedOrErr = linkObjects({Obj.Path.str().str()}, Extra);
+  auto LinkedOrErr = linkObjects({Obj.Path.str().str()}, {});
   if (!LinkedOrErr)
     return createStringError(CO.name() + ": " +
                              toString(LinkedOrErr.takeError()));
+  if (Opts.PinSectionAddresses) {
+    // Another linker may have laid the input out differently. When no
+    // section changed size, pin the original addresses so that symbol
+    // values and PC-relative distances stay the same; when code grew, the
+    // default layout is the right one.
+    auto OutOrErr = CodeObject::create(ArrayRef<uint8_t>(*LinkedOrErr), "<rebuilt>");
+    if (!OutOrErr)
+      return OutOrErr.takeError();
+    bool SameSizes = true, SameAddrs = true;
+    for (const ELFSection &S : CO.sections()) {
+      if (!S.isAlloc())
+        continue;
+      const ELFSection *N = (*OutOrErr)->findSection(S.Name);
+      if (!N)
+        continue;
+      SameSizes &= N->Size == S.Size;
+      SameAddrs &= N->Addr == S.Addr;
+    }
+    if (SameSizes && !SameAddrs) {
+      std::vector<std::string> Extra;
+      for (const ELFSection &S : CO.sections())
+        if (S.isAlloc() && S.Addr && S.Name != ".relro_padding")
+          Extra.push_back("--section-start=" + S.Name + "=0x" +
+                          utohexstr(S.Addr));
+      LinkedOrErr = linkObjects({Obj.Path.str().str()}, Extra);
+      if (!LinkedOrErr)
+        return createStringError(CO.name() + ": " +
+                                 toString(LinkedOrErr.takeError()));
+    }
+  }
   R.Linked = std::move(*LinkedOrErr);
   // Turn section offsets in the map into final addresses.
   auto OutOrErr = CodeObject::create(ArrayRef<uint8_t>(R.Linked), "<rebuilt>");
@@ -120,6 +141,26 @@ Expected<RebuildResult> asmevo::rebuild(const LiftedModule &LM,
   if (Error E = linkCodeObject(LM, Opts, R))
     return std::move(E);
   return std::move(R);
+}
+
+bool asmevo::linkedBySameLLD(const CodeObject &Orig, const CodeObject &Rebuilt) {
+  // lld adds "Linker: <version>" to .comment (Debian ships no Version.inc to
+  // ask): the linkers agree when the rebuild names no linker the input
+  // does not.
+  auto Linkers = [](const CodeObject &CO) {
+    std::vector<std::string> L;
+    for (const std::string &P : CO.producers())
+      if (StringRef(P).starts_with("Linker: "))
+        L.push_back(P);
+    return L;
+  };
+  std::vector<std::string> O = Linkers(Orig), N = Linkers(Rebuilt);
+  if (O.empty())
+    return false;
+  for (const std::string &L : N)
+    if (!is_contained(O, L))
+      return false;
+  return true;
 }
 
 void asmevo::writeAddressMap(raw_ostream &OS, const RebuildResult &R) {

@@ -9,6 +9,7 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/MC/MCExpr.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <set>
@@ -41,6 +42,38 @@ std::vector<DecodedInst> asmevo::decodeRange(const TargetContext &TC,
   return Out;
 }
 
+/// The disassembler returns encoding-specific registers (M0_gfxpre11,
+/// SGPR_NULL_gfxpre11); CodeGen and its verifier know only the generic ones.
+static MCRegister canonicalRegister(MachineFunction &MF, MCRegister R) {
+  const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
+  StringRef N = TRI->getName(R);
+  for (StringRef Suffix : {"_gfxpre11", "_gfx11plus"}) {
+    if (!N.ends_with(Suffix))
+      continue;
+    static thread_local DenseMap<unsigned, MCRegister> Cache;
+    auto It = Cache.find(R.id());
+    if (It != Cache.end())
+      return It->second;
+    StringRef Base = N.drop_back(Suffix.size());
+    for (unsigned C = 1; C < TRI->getNumRegs(); ++C)
+      if (TRI->getName(C) == Base)
+        return Cache[R.id()] = MCRegister(C);
+    return Cache[R.id()] = R;
+  }
+  return R;
+}
+
+/// The disassembler zero-extends 16-bit SOPK immediates; the signed forms
+/// (s_movk_i32, s_addk_i32, s_cmpk_*_i32, ...) hold int16 in CodeGen.
+static int64_t normalizeImm(MachineFunction &MF, MachineInstr &MI, unsigned I,
+                            int64_t V) {
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  StringRef N = TII.getName(MI.getOpcode());
+  if (N.starts_with("S_") && N.contains("K_I32") && isUInt<16>(V))
+    return (int16_t)V;
+  return V;
+}
+
 void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
                                    const MCInst &Inst,
                                    const OperandOverride &Override) {
@@ -60,10 +93,10 @@ void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
         continue;
       }
     if (Op.isReg()) {
-      MI.addOperand(MF,
-                    MachineOperand::CreateReg(Op.getReg(), I < Desc.NumDefs));
+      MI.addOperand(MF, MachineOperand::CreateReg(canonicalRegister(MF, Op.getReg()),
+                                                  I < Desc.NumDefs));
     } else if (Op.isImm()) {
-      MI.addOperand(MF, MachineOperand::CreateImm(Op.getImm()));
+      MI.addOperand(MF, MachineOperand::CreateImm(normalizeImm(MF, MI, I, Op.getImm())));
     } else if (Op.isSFPImm()) {
       MI.addOperand(MF, MachineOperand::CreateImm(Op.getSFPImm()));
     } else if (Op.isDFPImm()) {
@@ -356,4 +389,44 @@ void FunctionLifter::run() {
   for (MachineBasicBlock &MBB : MF)
     Blocks.push_back(&MBB);
   fullyRecomputeLiveIns(Blocks);
+  checkWithVerifier();
+}
+
+void FunctionLifter::checkWithVerifier() {
+  // A function the MachineVerifier rejects is not safe to edit: keep its
+  // bytes. AMDGPU's per-instruction check crashes on some decoded operand
+  // lists (gfx950 MFMA with scale operands), so run it instruction by
+  // instruction under crash recovery before the whole-function verifier.
+  MachineFunction &MF = *LF.MF;
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  CrashRecoveryContext::Enable();
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB) {
+      StringRef Err;
+      bool Ok = true;
+      CrashRecoveryContext CRC;
+      bool Ran = CRC.RunSafely([&] { Ok = TII.verifyInstruction(MI, Err); });
+      if (!Ran || !Ok) {
+        std::string Text = !Ran ? "the MachineVerifier crashes on " +
+                                      TII.getName(MI.getOpcode()).str()
+                                : ("MachineVerifier: " + Err + " (" +
+                                   TII.getName(MI.getOpcode()) + ")")
+                                      .str();
+        markNonSimple(LiftedModule::originalAddress(MI).value_or(0), Text);
+        return;
+      }
+    }
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (!MF.verify(nullptr, nullptr, &OS, /*AbortOnError=*/false)) {
+    StringRef First = Msg;
+    size_t P = First.find("*** Bad machine code: ");
+    if (P != StringRef::npos)
+      First = First.drop_front(P + 22).take_until([](char C) {
+        return C == '*' || C == '\n';
+      });
+    else
+      First = "rejected";
+    markNonSimple(LF.Range.Addr, "MachineVerifier: " + First.trim());
+  }
 }

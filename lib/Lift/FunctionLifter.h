@@ -39,6 +39,7 @@ public:
 
 private:
   bool markNonSimple(uint64_t Addr, const llvm::Twine &Why);
+  void checkWithVerifier();
   LiftedModule &LM;
   LiftedFunction &LF;
 };

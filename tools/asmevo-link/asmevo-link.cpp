@@ -33,6 +33,8 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(Cat);
   cl::ParseCommandLineOptions(argc, argv, "AsmEvo linker\n");
+  // lld resets every cl::opt when it links in-process: take the value now.
+  const std::string OutPath = OutputPath;
   std::vector<std::string> Objs;
   std::vector<SmallString<128>> Temps;
   for (const std::string &In : Inputs) {
@@ -66,9 +68,9 @@ int main(int argc, char **argv) {
   if (!Linked)
     return fail(toString(Linked.takeError()));
   std::error_code EC;
-  ToolOutputFile Out(OutputPath, EC, sys::fs::OF_None);
+  ToolOutputFile Out(OutPath, EC, sys::fs::OF_None);
   if (EC)
-    return fail(OutputPath + ": " + EC.message());
+    return fail(OutPath + ": " + EC.message());
   Out.os().write(reinterpret_cast<const char *>(Linked->data()),
                  Linked->size());
   Out.keep();

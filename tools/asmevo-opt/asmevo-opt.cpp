@@ -29,10 +29,12 @@ static cl::opt<std::string> InputPath(cl::Positional, cl::desc("<input>"),
                                       cl::Required, cl::cat(Cat));
 static cl::opt<std::string> OutputPath("o", cl::desc("Output file"),
                                        cl::value_desc("file"), cl::cat(Cat));
-enum class EmitKind { Obj, MIR, Asm };
+enum class EmitKind { Obj, Reloc, MIR, Asm };
 static cl::opt<EmitKind> Emit(
     "emit", cl::desc("What to write"), cl::init(EmitKind::Obj),
     cl::values(clEnumValN(EmitKind::Obj, "obj", "a linked code object"),
+               clEnumValN(EmitKind::Reloc, "reloc",
+                          "the relocatable object handed to lld"),
                clEnumValN(EmitKind::MIR, "mir", "MachineIR text"),
                clEnumValN(EmitKind::Asm, "asm", "assembler text")),
     cl::cat(Cat));
@@ -153,7 +155,8 @@ static void printReport(raw_ostream &OS, StringRef PathName,
   }
 }
 
-static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS) {
+static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS,
+                                std::vector<std::string> Paths) {
   std::vector<uint64_t> Counts;
   for (const CodeRange &CR : LM.original().codeRanges()) {
     uint64_t N = 0;
@@ -162,12 +165,9 @@ static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS) {
         N = LF.NumInstrs;
     Counts.push_back(N);
   }
-  std::vector<std::string> Paths(RoundTripPaths.begin(), RoundTripPaths.end());
   if (Paths.empty())
     Paths = {"mem", "mir"};
-  OS << "- file: '" << LM.original().name() << "'\n"
-     << "  linker_lld22: " << (LM.original().linkedByLLD22() ? "true" : "false")
-     << "\n";
+  OS << "- file: '" << LM.original().name() << "'\n";
   unsigned NonSimple = 0;
   for (const LiftedFunction &LF : LM.functions())
     if (!LF.Simple) {
@@ -200,10 +200,11 @@ static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS) {
     if (!New)
       return New.takeError();
     RoundTripReport Rep = compareCodeObjects(LM.original(), **New, Counts);
-    bool Ok = Rep.contentIdentical() &&
-              (Rep.FileIdentical || !LM.original().linkedByLLD22());
+    bool SameLinker = linkedBySameLLD(LM.original(), **New);
+    bool Ok = Rep.contentIdentical() && (Rep.FileIdentical || !SameLinker);
     AllOk &= Ok;
     printReport(OS, P, Rep);
+    OS << "    same_linker: " << (SameLinker ? "true" : "false") << "\n";
   }
   return AllOk;
 }
@@ -222,6 +223,12 @@ int main(int argc, char **argv) {
       outs() << P.Name << " - " << P.Description << "\n";
     return 0;
   }
+  // lld resets every cl::opt when it links in-process (it re-parses its
+  // own -mllvm options), so take the values now.
+  const std::string OutPath = OutputPath, AddrMapPath = AddressMapPath;
+  const EmitKind EmitK = Emit;
+  const std::vector<std::string> RTPaths(RoundTripPaths.begin(),
+                                         RoundTripPaths.end());
   LiftOptions LO;
   LO.Kernels.assign(Kernels.begin(), Kernels.end());
   auto LMs = loadInput(InputPath, LO);
@@ -240,7 +247,7 @@ int main(int argc, char **argv) {
   if (RoundTripCheck) {
     bool AllOk = true;
     for (auto &LM : *LMs) {
-      auto Ok = roundTrip(*LM, outs());
+      auto Ok = roundTrip(*LM, outs(), RTPaths);
       if (!Ok)
         return fail(toString(Ok.takeError()));
       AllOk &= *Ok;
@@ -259,7 +266,7 @@ int main(int argc, char **argv) {
       if (Error E = runPipeline(*LM, Pipeline, PO))
         return fail(toString(std::move(E)));
 
-  if (LMs->size() != 1 && Emit == EmitKind::Obj)
+  if (LMs->size() != 1 && EmitK == EmitKind::Obj)
     return fail(InputPath + ": holds " + Twine(LMs->size()) +
                 " code objects; rewriting bundles and host binaries is "
                 "asmevo-link's job (use --info or --roundtrip-check here)");
@@ -267,13 +274,19 @@ int main(int argc, char **argv) {
   std::string OutBytes;
   raw_string_ostream OS(OutBytes);
   RebuildResult R;
-  switch (Emit) {
+  switch (EmitK) {
   case EmitKind::MIR:
     if (Error E = LM.printMIR(OS))
       return fail(toString(std::move(E)));
     break;
   case EmitKind::Asm:
     return fail("--emit=asm is not implemented yet");
+  case EmitKind::Reloc:
+    if (Error E = emitRelocatable(LM, R))
+      return fail(toString(std::move(E)));
+    OS.write(reinterpret_cast<const char *>(R.Relocatable.data()),
+             R.Relocatable.size());
+    break;
   case EmitKind::Obj: {
     auto RR = rebuild(LM);
     if (!RR)
@@ -283,16 +296,17 @@ int main(int argc, char **argv) {
     break;
   }
   }
-  std::string Out = OutputPath.empty() ? "-" : OutputPath.getValue();
-  if (Emit == EmitKind::Obj && Out == "-" && outs().is_displayed())
+  std::string Out = OutPath.empty() ? "-" : OutPath;
+  if ((EmitK == EmitKind::Obj || EmitK == EmitKind::Reloc) && Out == "-" &&
+      outs().is_displayed())
     return fail("refusing to write a code object to a terminal; use -o");
-  if (!AddressMapPath.empty()) {
-    if (Emit != EmitKind::Obj)
+  if (!AddrMapPath.empty()) {
+    if (EmitK != EmitKind::Obj)
       return fail("--address-map needs --emit=obj");
     std::string Map;
     raw_string_ostream MOS(Map);
     writeAddressMap(MOS, R);
-    if (Error E = writeOutput(AddressMapPath, Map))
+    if (Error E = writeOutput(AddrMapPath, Map))
       return fail(toString(std::move(E)));
   }
   if (Error E = writeOutput(Out, OutBytes))

@@ -120,8 +120,6 @@ public:
   std::string metadataYAML() const;
   /// Producer strings from .comment ("clang version ...", "Linker: LLD 22").
   std::vector<std::string> producers() const;
-  /// True when the last linker that touched the file was upstream LLD 22.
-  bool linkedByLLD22() const;
 
 private:
   CodeObject() = default;

@@ -49,6 +49,10 @@ llvm::Expected<std::vector<uint8_t>>
 linkObjects(llvm::ArrayRef<std::string> Inputs,
             llvm::ArrayRef<std::string> ExtraArgs);
 
+/// True when the input's only linker was the lld we link with: an identity
+/// rebuild must then reproduce the whole file.
+bool linkedBySameLLD(const CodeObject &Orig, const CodeObject &Rebuilt);
+
 void writeAddressMap(llvm::raw_ostream &OS, const RebuildResult &R);
 
 } // namespace asmevo
