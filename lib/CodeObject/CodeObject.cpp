@@ -81,6 +81,8 @@ Error CodeObject::parse() {
     return prefix(Name, std::move(E));
   if (Error E = parseNotes())
     return prefix(Name, std::move(E));
+  if (Error E = parseDynamicRelocations())
+    return prefix(Name, std::move(E));
   if (Error E = parseKernels())
     return prefix(Name, std::move(E));
   computeCodeRanges();
@@ -207,6 +209,47 @@ Error CodeObject::parseNotes() {
       return createStringError(
           "NT_AMDGPU_METADATA note: corrupt msgpack metadata (%zu bytes)",
           N->Desc.size());
+  }
+  return Error::success();
+}
+
+Error CodeObject::parseDynamicRelocations() {
+  StringRef Data(reinterpret_cast<const char *>(Image.data()), Image.size());
+  ELFFile<ELFT> File = cantFail(ELFFile<ELFT>::create(Data));
+  auto SecsOrErr = File.sections();
+  if (!SecsOrErr)
+    return SecsOrErr.takeError();
+  for (const auto &Sec : *SecsOrErr) {
+    if (Sec.sh_type != ELF::SHT_RELA || !(Sec.sh_flags & ELF::SHF_ALLOC))
+      continue;
+    auto RelsOrErr = File.relas(Sec);
+    if (!RelsOrErr)
+      return RelsOrErr.takeError();
+    auto SymTabOrErr = File.getSection(Sec.sh_link);
+    if (!SymTabOrErr)
+      return SymTabOrErr.takeError();
+    for (const auto &R : *RelsOrErr) {
+      ELFDynReloc D;
+      D.Offset = R.r_offset;
+      D.Type = R.getType(false);
+      D.Addend = R.r_addend;
+      uint32_t SymIdx = R.getSymbol(false);
+      if (SymIdx) {
+        auto SymOrErr = File.getRelocationSymbol(R, *SymTabOrErr);
+        if (!SymOrErr)
+          return SymOrErr.takeError();
+        if (*SymOrErr) {
+          auto StrTabOrErr = File.getStringTableForSymtab(**SymTabOrErr);
+          if (!StrTabOrErr)
+            return StrTabOrErr.takeError();
+          auto NameOrErr = (*SymOrErr)->getName(*StrTabOrErr);
+          if (!NameOrErr)
+            return NameOrErr.takeError();
+          D.Symbol = NameOrErr->str();
+        }
+      }
+      DynRelocs.push_back(std::move(D));
+    }
   }
   return Error::success();
 }

@@ -61,6 +61,14 @@ struct ELFNote {
   unsigned SectionIndex = 0;
 };
 
+/// A dynamic relocation (.rela.dyn): GOT slots the loader fills.
+struct ELFDynReloc {
+  uint64_t Offset = 0;
+  uint32_t Type = 0;
+  std::string Symbol; ///< Empty for R_AMDGPU_RELATIVE64.
+  int64_t Addend = 0;
+};
+
 /// A range of code that gets lifted as one function.
 struct CodeRange {
   std::string Name;
@@ -102,6 +110,7 @@ public:
   llvm::ArrayRef<ELFSymbol> symbols() const { return Symbols; }
   llvm::ArrayRef<ELFSymbol> dynamicSymbols() const { return DynSymbols; }
   llvm::ArrayRef<ELFNote> notes() const { return Notes; }
+  llvm::ArrayRef<ELFDynReloc> dynamicRelocations() const { return DynRelocs; }
   llvm::ArrayRef<KernelInfo> kernels() const { return Kernels; }
   llvm::ArrayRef<CodeRange> codeRanges() const { return Ranges; }
 
@@ -127,6 +136,7 @@ private:
   llvm::Error parseSections();
   llvm::Error parseSymbols();
   llvm::Error parseNotes();
+  llvm::Error parseDynamicRelocations();
   llvm::Error parseKernels();
   void computeCodeRanges();
 
@@ -140,6 +150,7 @@ private:
   std::vector<ELFSymbol> Symbols;
   std::vector<ELFSymbol> DynSymbols;
   std::vector<ELFNote> Notes;
+  std::vector<ELFDynReloc> DynRelocs;
   std::vector<KernelInfo> Kernels;
   std::vector<CodeRange> Ranges;
   std::unique_ptr<llvm::msgpack::Document> Metadata;
