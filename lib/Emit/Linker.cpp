@@ -2,6 +2,7 @@
 #include "asmevo/Emit/Rebuild.h"
 #include "lld/Common/Driver.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
@@ -83,7 +84,11 @@ Error asmevo::linkCodeObject(const LiftedModule &LM, const RebuildOptions &Opts,
   TempFile Obj;
   if (Error E = writeTemp(Obj, "asmevo", "o", R.Relocatable))
     return E;
-  auto LinkedOrErr = linkObjects({Obj.Path.str().str()}, {});
+  std::vector<std::string> Base;
+  for (const ELFNote &N : CO.notes())
+    if (N.Name == "GNU" && N.Type == ELF::NT_GNU_BUILD_ID)
+      Base.push_back("--build-id=0x" + toHex(N.Desc, /*LowerCase=*/true));
+  auto LinkedOrErr = linkObjects({Obj.Path.str().str()}, Base);
   if (!LinkedOrErr)
     return createStringError(CO.name() + ": " +
                              toString(LinkedOrErr.takeError()));
@@ -106,7 +111,7 @@ Error asmevo::linkCodeObject(const LiftedModule &LM, const RebuildOptions &Opts,
       SameAddrs &= N->Addr == S.Addr;
     }
     if (SameSizes && !SameAddrs) {
-      std::vector<std::string> Extra;
+      std::vector<std::string> Extra = Base;
       for (const ELFSection &S : CO.sections())
         if (S.isAlloc() && S.Addr && S.Name != ".relro_padding")
           Extra.push_back("--section-start=" + S.Name + "=0x" +

@@ -53,7 +53,10 @@ bool isLinkerSynthesized(const ELFSection &S) {
   case ELF::SHT_REL:
     return true;
   default:
-    return S.Name == ".relro_padding";
+    // lld re-creates the GOT from gotpcrel references and the build ID
+    // from --build-id.
+    return S.Name == ".relro_padding" || S.Name == ".got" ||
+           S.Name == ".note.gnu.build-id";
   }
 }
 
@@ -102,8 +105,9 @@ private:
   // Original-address symbols of the section being emitted.
   std::multimap<uint64_t, const ELFSymbol *> PendingSyms;
   std::vector<std::pair<const ELFSymbol *, MCSymbol *>> SymOrder;
-  uint32_t SpecRel32Lo = 0, SpecRel32Hi = 0, SpecRel64 = 0;
-  unsigned FlagLo = 0, FlagHi = 0;
+  uint32_t SpecRel64 = 0;
+  /// Machine operand target flag -> MC relocation specifier.
+  std::map<unsigned, uint32_t> SpecForFlag;
   uint64_t Cur = 0; // offset in the section being emitted
   uint64_t TextNewBase = 0;
 };
@@ -155,14 +159,30 @@ Error ObjectEmitter::setUp(raw_pwrite_stream &OS) {
     return createStringError("AMDGPU relocation specifier '" + N +
                              "' unknown to this LLVM");
   };
-  for (auto [Name, Out] : {std::pair<StringRef, uint32_t *>{"rel32@lo",
-                                                            &SpecRel32Lo},
-                           {"rel32@hi", &SpecRel32Hi},
-                           {"rel64", &SpecRel64}}) {
-    auto S = Spec(Name);
-    if (!S)
-      return S.takeError();
-    *Out = *S;
+  auto S64 = Spec("rel64");
+  if (!S64)
+    return S64.takeError();
+  SpecRel64 = *S64;
+  // Operand flags are private enums; both sides have names.
+  static const std::pair<StringRef, StringRef> FlagNames[] = {
+      {"amdgpu-rel32-lo", "rel32@lo"},
+      {"amdgpu-rel32-hi", "rel32@hi"},
+      {"amdgpu-gotprel32-lo", "gotpcrel32@lo"},
+      {"amdgpu-gotprel32-hi", "gotpcrel32@hi"}};
+  for (const LiftedFunction &LF : LM.functions()) {
+    if (!LF.MF)
+      continue;
+    for (auto &P : LF.MF->getSubtarget()
+                       .getInstrInfo()
+                       ->getSerializableDirectMachineOperandTargetFlags())
+      for (auto &[Flag, SpecName] : FlagNames)
+        if (Flag == P.second) {
+          auto S = Spec(SpecName);
+          if (!S)
+            return S.takeError();
+          SpecForFlag[P.first] = *S;
+        }
+    break;
   }
   return Error::success();
 }
@@ -182,7 +202,8 @@ MCSymbol *ObjectEmitter::symbolFor(const GlobalValue *GV) {
 }
 
 const MCExpr *ObjectEmitter::gaExpr(const MachineOperand &MO) {
-  uint32_t Spec = MO.getTargetFlags() == FlagHi ? SpecRel32Hi : SpecRel32Lo;
+  auto It = SpecForFlag.find(MO.getTargetFlags());
+  uint32_t Spec = It == SpecForFlag.end() ? 0 : It->second;
   const MCExpr *E =
       MCSymbolRefExpr::create(symbolFor(MO.getGlobal()), Spec, *Ctx);
   if (MO.getOffset())
@@ -494,16 +515,6 @@ Error ObjectEmitter::run() {
   raw_svector_ostream OS(Buf);
   if (Error E = setUp(OS))
     return E;
-  for (const LiftedFunction &LF : LM.functions())
-    if (LF.Simple && LF.MF)
-      for (auto &P : LF.MF->getSubtarget()
-                         .getInstrInfo()
-                         ->getSerializableDirectMachineOperandTargetFlags()) {
-        if (StringRef(P.second) == "amdgpu-rel32-lo")
-          FlagLo = P.first;
-        else if (StringRef(P.second) == "amdgpu-rel32-hi")
-          FlagHi = P.first;
-      }
   declareSymbols();
   // Symbols enter the object's symbol table in the order they are first
   // seen; attributes first keeps the original order.

@@ -299,7 +299,7 @@ void FunctionLifter::run() {
   }
 
   // Resolve every PC-relative target to a symbol + offset before building.
-  std::vector<std::pair<GlobalValue *, int64_t>> SiteRefs;
+  std::vector<SymbolRef> SiteRefs;
   for (const PCRelSite &S : Sites) {
     auto Ref = resolveAddress(LM, S.Target);
     if (!Ref)
@@ -331,12 +331,18 @@ void FunctionLifter::run() {
     SiteOfInst[Sites[S].LoIdx] = {S, false};
     SiteOfInst[Sites[S].HiIdx] = {S, true};
   }
-  unsigned FlagLo = 0, FlagHi = 0;
+  // Target flags are private enums: find them by their MIR names.
+  unsigned FlagLo = 0, FlagHi = 0, FlagGotLo = 0, FlagGotHi = 0;
   for (auto &P : TII.getSerializableDirectMachineOperandTargetFlags()) {
-    if (StringRef(P.second) == "amdgpu-rel32-lo")
+    StringRef N(P.second);
+    if (N == "amdgpu-rel32-lo")
       FlagLo = P.first;
-    else if (StringRef(P.second) == "amdgpu-rel32-hi")
+    else if (N == "amdgpu-rel32-hi")
       FlagHi = P.first;
+    else if (N == "amdgpu-gotprel32-lo")
+      FlagGotLo = P.first;
+    else if (N == "amdgpu-gotprel32-hi")
+      FlagGotHi = P.first;
   }
 
   MachineBasicBlock *Cur = nullptr;
@@ -367,15 +373,16 @@ void FunctionLifter::run() {
       if (BrTarget && Idx == 0)
         return MachineOperand::CreateMBB(BrTarget);
       if (SIt != SiteOfInst.end() && Idx == 2) {
-        auto [GV, Off] = SiteRefs[SIt->second.first];
+        const SymbolRef &Ref = SiteRefs[SIt->second.first];
         bool Hi = SIt->second.second;
         // ELF's R_AMDGPU_REL32_* are relative to the literal's own address;
         // the +4/+12 addend re-bases them on s_getpc's result, as the
         // compiler writes it.
         int64_t Addend = (int64_t)(D.Addr + 4) -
                          (int64_t)Sites[SIt->second.first].GetPCNext;
-        return MachineOperand::CreateGA(GV, Off + Addend,
-                                        Hi ? FlagHi : FlagLo);
+        unsigned Flag = Ref.ViaGOT ? (Hi ? FlagGotHi : FlagGotLo)
+                                   : (Hi ? FlagHi : FlagLo);
+        return MachineOperand::CreateGA(Ref.GV, Ref.Offset + Addend, Flag);
       }
       return std::nullopt;
     };

@@ -103,10 +103,23 @@ void LiftedModule::createSymbolGlobals() {
     Add(S);
 }
 
-Expected<std::pair<GlobalValue *, int64_t>>
-asmevo::resolveAddress(LiftedModule &LM, uint64_t Addr) {
+Expected<SymbolRef> asmevo::resolveAddress(LiftedModule &LM, uint64_t Addr) {
   const CodeObject &CO = LM.original();
   const ELFSection *Sec = CO.sectionForAddr(Addr);
+  if (Sec && Sec->Name == ".got") {
+    for (const ELFDynReloc &R : CO.dynamicRelocations()) {
+      if (R.Offset != Addr)
+        continue;
+      if (R.Symbol.empty() || R.Addend != 0)
+        return createStringError("a GOT slot without a symbol");
+      GlobalValue *GV = LM.irModule().getNamedValue(R.Symbol);
+      if (!GV)
+        return createStringError("a GOT slot for unknown symbol '" +
+                                 R.Symbol + "'");
+      return SymbolRef{GV, 0, true};
+    }
+    return createStringError("a GOT slot without a dynamic relocation");
+  }
   if (!Sec) {
     // One past the end of a section is a valid reference (end symbols).
     for (const ELFSection &S : CO.sections())
@@ -129,13 +142,13 @@ asmevo::resolveAddress(LiftedModule &LM, uint64_t Addr) {
   Module &M = LM.irModule();
   if (Best)
     if (GlobalValue *GV = M.getNamedValue(Best->Name))
-      return std::make_pair(GV, (int64_t)(Addr - Best->Value));
+      return SymbolRef{GV, (int64_t)(Addr - Best->Value), false};
   std::string Name = std::string(SectionStartPrefix) + Sec->Name;
   GlobalValue *GV = M.getNamedValue(Name);
   if (!GV)
     GV = new GlobalVariable(M, Type::getInt8Ty(M.getContext()), false,
                             GlobalValue::ExternalLinkage, nullptr, Name);
-  return std::make_pair(GV, (int64_t)(Addr - Sec->Addr));
+  return SymbolRef{GV, (int64_t)(Addr - Sec->Addr), false};
 }
 
 Error LiftedModule::liftAll(const LiftOptions &Opts) {
