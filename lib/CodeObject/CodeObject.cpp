@@ -182,10 +182,12 @@ Error CodeObject::parseNotes() {
       uint32_t NameSz = support::endian::read32le(B.data() + Off);
       uint32_t DescSz = support::endian::read32le(B.data() + Off + 4);
       uint32_t Type = support::endian::read32le(B.data() + Off + 8);
+      // Sizes are 32-bit fields a hostile file sets to anything: align in
+      // 64 bits, where 0xffffffff cannot wrap to 0.
       uint64_t NameOff = Off + 12;
-      uint64_t DescOff = NameOff + alignTo(NameSz, 4);
-      uint64_t End = DescOff + alignTo(DescSz, 4);
-      if (DescOff > B.size() || End > B.size() || DescOff + DescSz > B.size())
+      uint64_t DescOff = NameOff + alignTo(uint64_t(NameSz), 4);
+      uint64_t End = DescOff + alignTo(uint64_t(DescSz), 4);
+      if (DescOff > B.size() || End > B.size())
         return createStringError(
             "note section '%s'+0x%llx: note (name %u bytes, desc %u bytes) "
             "extends past the section end",
@@ -323,6 +325,20 @@ Error CodeObject::parseKernels() {
           K.Name.c_str(), (unsigned long long)K.EntryAddr,
           (unsigned long long)K.DescriptorAddr,
           (long long)K.KD.entryByteOffset());
+    // The kernel's function symbol marks its entry; a descriptor pointing
+    // elsewhere would make two code ranges of one name, which the lifter
+    // cannot tell apart.
+    for (const ELFSymbol &F : Syms)
+      if (F.Type == ELF::STT_FUNC && F.Name == K.Name &&
+          F.Value != K.EntryAddr)
+        return createStringError(
+            "kernel '%s': corrupt descriptor: entry 0x%llx (descriptor "
+            "0x%llx %+lld) is not the address of function symbol '%s' "
+            "(0x%llx)",
+            K.Name.c_str(), (unsigned long long)K.EntryAddr,
+            (unsigned long long)K.DescriptorAddr,
+            (long long)K.KD.entryByteOffset(), K.Name.c_str(),
+            (unsigned long long)F.Value);
     auto MIt = MetaIndex.find(S.Name);
     if (MIt != MetaIndex.end())
       K.MetadataIndex = MIt->second;

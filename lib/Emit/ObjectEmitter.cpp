@@ -288,7 +288,8 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
 
   if (Orig && !Symbolic) {
     // Re-decode the original to find out whether an edit touched it.
-    uint32_t Max = 12;
+    uint32_t Max = 32; // Longer than any encoding (gfx950 scaled MFMA: 16).
+
     auto BytesOrErr = CO.bytesAt(*Orig, std::min<uint64_t>(
                                             Max, CO.sectionForAddr(*Orig)->Addr +
                                                      CO.sectionForAddr(*Orig)->Size -
@@ -297,12 +298,29 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
       return BytesOrErr.takeError();
     MCInst OrigInst;
     uint64_t Size = 0;
-    if (TC.disassembler().getInstruction(OrigInst, Size, *BytesOrErr, *Orig,
-                                         nulls()) == MCDisassembler::Success &&
-        sameAsOriginal(MI, OrigInst)) {
+    bool Decoded = TC.disassembler().getInstruction(OrigInst, Size, *BytesOrErr,
+                                                    *Orig, nulls()) ==
+                   MCDisassembler::Success;
+    if (Decoded && sameAsOriginal(MI, OrigInst)) {
       emitRaw(BytesOrErr->take_front(Size));
       R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
       return Error::success();
+    }
+    // An edited instruction is re-encoded from its operands. Refuse when the
+    // original itself does not survive that (bits MachineIR cannot hold, as
+    // op_sel on gfx950 scaled MFMA): the edit would silently drop them.
+    if (Decoded) {
+      SmallVector<char, 16> Again;
+      SmallVector<MCFixup, 2> Fixups;
+      MCInst Norm = OrigInst;
+      SizeEmitter->encodeInstruction(Norm, Again, Fixups, TC.subtargetInfo());
+      if (Again.size() != Size ||
+          memcmp(Again.data(), BytesOrErr->data(), Size) != 0)
+        return createStringError(
+            "function '%s': the instruction at 0x%llx was edited, but LLVM "
+            "cannot re-encode it without losing bits (%s); edit refused",
+            LF.Range.Name.c_str(), (unsigned long long)*Orig,
+            TC.opcodeName(OrigInst.getOpcode()).str().c_str());
     }
   }
   auto InstOrErr = lower(MI);
@@ -331,6 +349,9 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
                                   uint64_t SecNewBase) {
   const ELFSection &Sec = *CO.sectionForAddr(LF.Range.Addr);
   uint64_t FuncNew = Cur;
+  // The function's symbols mark its start, even when an edit put new
+  // instructions before its first original one.
+  defineSymbolsAt(LF.Range.Addr, Sec);
   if (LF.Range.IsKernel) {
     MCSymbol *E = Ctx->createTempSymbol("asmevo_entry", true);
     Streamer->emitLabel(E);
@@ -346,6 +367,17 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
     auto B = CO.bytesAt(LF.Range.Addr, LF.Range.Size);
     if (!B)
       return B.takeError();
+    // The address map covers these too: at instruction granularity as far
+    // as they decode, then word by word.
+    std::optional<uint64_t> Bad;
+    uint64_t End = LF.Range.Addr;
+    for (const DecodedInst &D : decodeRange(TC, *B, LF.Range.Addr, Bad)) {
+      R.AddressMap.push_back({Cur + (D.Addr - LF.Range.Addr), D.Addr,
+                              LF.Range.Name});
+      End = D.Addr + D.Size;
+    }
+    for (uint64_t A = End; A + 4 <= LF.Range.Addr + LF.Range.Size; A += 4)
+      R.AddressMap.push_back({Cur + (A - LF.Range.Addr), A, LF.Range.Name});
     for (uint64_t A = LF.Range.Addr; A < LF.Range.Addr + LF.Range.Size; ++A)
       if (PendingSyms.count(A)) {
         emitRaw(B->slice(Cur - (LF.Range.Addr - Sec.Addr),
