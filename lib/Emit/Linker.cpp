@@ -78,16 +78,21 @@ asmevo::linkObjects(ArrayRef<std::string> Inputs, ArrayRef<std::string> Extra) {
   return std::vector<uint8_t>(B, B + (*BufOrErr)->getBufferSize());
 }
 
+std::vector<std::string> asmevo::lldArgsFor(const CodeObject &CO) {
+  std::vector<std::string> Args;
+  for (const ELFNote &N : CO.notes())
+    if (N.Name == "GNU" && N.Type == ELF::NT_GNU_BUILD_ID)
+      Args.push_back("--build-id=0x" + toHex(N.Desc, /*LowerCase=*/true));
+  return Args;
+}
+
 Error asmevo::linkCodeObject(const LiftedModule &LM, const RebuildOptions &Opts,
                              RebuildResult &R) {
   const CodeObject &CO = LM.original();
   TempFile Obj;
   if (Error E = writeTemp(Obj, "asmevo", "o", R.Relocatable))
     return E;
-  std::vector<std::string> Base;
-  for (const ELFNote &N : CO.notes())
-    if (N.Name == "GNU" && N.Type == ELF::NT_GNU_BUILD_ID)
-      Base.push_back("--build-id=0x" + toHex(N.Desc, /*LowerCase=*/true));
+  std::vector<std::string> Base = lldArgsFor(CO);
   auto LinkedOrErr = linkObjects({Obj.Path.str().str()}, Base);
   if (!LinkedOrErr)
     return createStringError(CO.name() + ": " +

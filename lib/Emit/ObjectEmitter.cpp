@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Rebuild.h"
+#include "asmevo/Emit/AsmText.h"
 #include "../Lift/FunctionLifter.h"
 #include "asmevo/Lift/SymbolRefs.h"
 #include "llvm/ADT/StringExtras.h"
@@ -30,6 +31,8 @@
 #include "llvm/MC/MCSymbolELF.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/FormattedStream.h"
+#include "llvm/MC/MCInstPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 
@@ -62,8 +65,9 @@ bool isLinkerSynthesized(const ELFSection &S) {
 
 class ObjectEmitter {
 public:
-  ObjectEmitter(const LiftedModule &LM, RebuildResult &R)
-      : LM(LM), CO(LM.original()), TC(LM.target()), R(R) {}
+  ObjectEmitter(const LiftedModule &LM, RebuildResult &R,
+                std::string *AsmOut = nullptr)
+      : LM(LM), CO(LM.original()), TC(LM.target()), R(R), AsmOut(AsmOut) {}
   Error run();
 
 private:
@@ -73,10 +77,21 @@ private:
   Error emitFunction(const LiftedFunction &LF, uint64_t SecNewBase);
   Error emitInstruction(const MachineInstr &MI, const LiftedFunction &LF);
   void emitRaw(ArrayRef<uint8_t> B) {
-    Streamer->emitBytes(StringRef(reinterpret_cast<const char *>(B.data()),
-                                  B.size()));
+    if (AsmOut && InCode && B.size() % 4 == 0) {
+      // Code words read best as .long.
+      for (size_t I = 0; I < B.size(); I += 4)
+        Streamer->emitIntValue(support::endian::read32le(B.data() + I), 4);
+    } else {
+      Streamer->emitBytes(StringRef(reinterpret_cast<const char *>(B.data()),
+                                    B.size()));
+    }
     Cur += B.size();
   }
+  /// Assembler text only: original instruction bytes, spelled as text when
+  /// that text assembles back to them, else as words with a comment.
+  void emitOriginalInstruction(const MCInst &Inst, ArrayRef<uint8_t> Bytes,
+                               uint64_t Addr);
+  void checkPrintable(const LiftedFunction &LF);
   void emitNops(uint64_t Bytes) {
     for (uint64_t I = 0; I < Bytes / 4; ++I)
       Streamer->emitIntValue(SNop0, 4);
@@ -109,7 +124,10 @@ private:
   /// Machine operand target flag -> MC relocation specifier.
   std::map<unsigned, uint32_t> SpecForFlag;
   uint64_t Cur = 0; // offset in the section being emitted
-  uint64_t TextNewBase = 0;
+  std::string *AsmOut = nullptr;
+  std::unique_ptr<raw_string_ostream> AsmStream;
+  bool InCode = false;
+  std::map<uint64_t, bool> Printable; // original address -> text is exact
 };
 
 } // namespace
@@ -128,10 +146,19 @@ Error ObjectEmitter::setUp(raw_pwrite_stream &OS) {
   SizeEmitter.reset(T.createMCCodeEmitter(TC.instrInfo(), *Ctx));
   if (!MAB || !CE || !SizeEmitter)
     return createStringError("cannot create the AMDGPU object emitter");
-  auto OW = MAB->createObjectWriter(OS);
-  Streamer.reset(T.createMCObjectStreamer(TC.triple(), *Ctx, std::move(MAB),
-                                          std::move(OW), std::move(CE),
-                                          TC.subtargetInfo()));
+  if (AsmOut) {
+    AsmStream = std::make_unique<raw_string_ostream>(*AsmOut);
+    std::unique_ptr<MCInstPrinter> IP(TC.target().createMCInstPrinter(
+        TC.triple(), 0, TC.asmInfo(), TC.instrInfo(), TC.regInfo()));
+    Streamer.reset(T.createAsmStreamer(
+        *Ctx, std::make_unique<formatted_raw_ostream>(*AsmStream),
+        std::move(IP), std::move(CE), std::move(MAB)));
+  } else {
+    auto OW = MAB->createObjectWriter(OS);
+    Streamer.reset(T.createMCObjectStreamer(TC.triple(), *Ctx, std::move(MAB),
+                                            std::move(OW), std::move(CE),
+                                            TC.subtargetInfo()));
+  }
   if (!Streamer)
     return createStringError("cannot create the object streamer");
   Streamer->initSections(false, TC.subtargetInfo());
@@ -152,6 +179,13 @@ Error ObjectEmitter::setUp(raw_pwrite_stream &OS) {
   P->setTargetParser(*TAP);
   if (P->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true))
     return createStringError("cannot set target " + CO.target().targetID());
+  if (AsmOut) {
+    std::string Args;
+    for (const std::string &A : lldArgsFor(CO))
+      Args += " " + A;
+    Streamer->emitRawComment(" " + lldArgsCommentTag() + Args);
+    Streamer->emitRawComment(" rebuilt by asmevo-opt from " + CO.name());
+  }
 
   auto Spec = [&](StringRef N) -> Expected<uint32_t> {
     if (auto S = TC.asmInfo().getSpecifierForName(N))
@@ -302,7 +336,10 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
                                                     *Orig, nulls()) ==
                    MCDisassembler::Success;
     if (Decoded && sameAsOriginal(MI, OrigInst)) {
-      emitRaw(BytesOrErr->take_front(Size));
+      if (AsmOut)
+        emitOriginalInstruction(OrigInst, BytesOrErr->take_front(Size), *Orig);
+      else
+        emitRaw(BytesOrErr->take_front(Size));
       R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
       return Error::success();
     }
@@ -371,10 +408,25 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
     // as they decode, then word by word.
     std::optional<uint64_t> Bad;
     uint64_t End = LF.Range.Addr;
-    for (const DecodedInst &D : decodeRange(TC, *B, LF.Range.Addr, Bad)) {
+    std::vector<DecodedInst> Decoded = decodeRange(TC, *B, LF.Range.Addr, Bad);
+    for (const DecodedInst &D : Decoded) {
       R.AddressMap.push_back({Cur + (D.Addr - LF.Range.Addr), D.Addr,
                               LF.Range.Name});
       End = D.Addr + D.Size;
+    }
+    if (AsmOut) {
+      Streamer->emitRawComment(" non-simple: " + LF.Reason +
+                               "; original bytes at the original address");
+      for (const DecodedInst &D : Decoded) {
+        defineSymbolsAt(D.Addr, Sec);
+        std::string Text;
+        raw_string_ostream TOS(Text);
+        TC.printer().printInst(&D.Inst, D.Addr, "", TC.subtargetInfo(), TOS);
+        Streamer->AddComment(StringRef(Text).trim());
+        emitRaw(B->slice(D.Addr - LF.Range.Addr, D.Size));
+      }
+      emitRaw(B->drop_front(End - LF.Range.Addr));
+      return Error::success();
     }
     for (uint64_t A = End; A + 4 <= LF.Range.Addr + LF.Range.Size; A += 4)
       R.AddressMap.push_back({Cur + (A - LF.Range.Addr), A, LF.Range.Name});
@@ -387,6 +439,8 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
     emitRaw(B->drop_front(Cur - (LF.Range.Addr - Sec.Addr)));
     return Error::success();
   }
+  if (AsmOut)
+    checkPrintable(LF);
   for (const MachineBasicBlock &MBB : *LF.MF) {
     if (&MBB == LF.PreloadEntry && Cur - FuncNew != 256)
       return createStringError(
@@ -447,7 +501,12 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
   MCSectionELF *Sec =
       Ctx->getELFSection(S.Name, S.Type, Flags, S.EntSize, "", false);
   Streamer->switchSection(Sec);
-  Sec->ensureMinAlignment(Align(std::max<uint64_t>(1, PowerOf2Ceil(std::max<uint64_t>(1, S.Align)))));
+  // An explicit alignment (not only the section's minimum) so that
+  // assembler text carries it too; at offset 0 it emits no padding.
+  Align SecAlign(PowerOf2Ceil(std::max<uint64_t>(1, S.Align)));
+  Sec->ensureMinAlignment(SecAlign);
+  if (SecAlign > Align(1))
+    Streamer->emitValueToAlignment(SecAlign);
   Cur = 0;
   Streamer->emitLabel(sectionStart(S.Name));
   PendingSyms.clear();
@@ -457,6 +516,7 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
         !Sym.Name.empty() && Sym.Name != "_DYNAMIC")
       PendingSyms.emplace(Sym.Value, &Sym);
 
+  InCode = S.isExec();
   if (S.isExec()) {
     if (Error E = emitCodeSection(S))
       return E;
@@ -502,6 +562,19 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
       Flush(KOff);
       defineSymbolsAt(S.Addr + KOff, S);
       ArrayRef<uint8_t> KD = LM.descriptors()[KIdx].bytes();
+      if (AsmOut) {
+        // Raw bytes are exact where .amdhsa_kernel directives are not (see
+        // notes/lifting.md); the decoded fields ride along as comments.
+        std::string Fields;
+        raw_string_ostream FOS(Fields);
+        LM.descriptors()[KIdx].printYAML(FOS, 0);
+        Streamer->emitRawComment(" kernel descriptor of " +
+                                 CO.kernels()[KIdx].Name);
+        SmallVector<StringRef, 24> Lines;
+        StringRef(Fields).split(Lines, '\n', -1, false);
+        for (StringRef L : Lines)
+          Streamer->emitRawComment("   " + L);
+      }
       emitRaw(KD.take_front(16));
       MCSymbol *Entry = KernelEntry[KIdx];
       if (!Entry)
@@ -596,6 +669,61 @@ Error ObjectEmitter::run() {
   return Error::success();
 }
 
+void ObjectEmitter::checkPrintable(const LiftedFunction &LF) {
+  std::vector<PrintCheckItem> Items;
+  for (const MachineBasicBlock &MBB : *LF.MF)
+    for (const MachineInstr &MI : MBB) {
+      std::optional<uint64_t> A = LiftedModule::originalAddress(MI);
+      if (!A)
+        continue;
+      auto B = CO.bytesAt(*A, std::min<uint64_t>(
+                                  32, CO.sectionForAddr(*A)->Addr +
+                                          CO.sectionForAddr(*A)->Size - *A));
+      if (!B) {
+        consumeError(B.takeError());
+        continue;
+      }
+      PrintCheckItem It;
+      uint64_t Size;
+      if (TC.disassembler().getInstruction(It.Inst, Size, *B, *A, nulls()) !=
+          MCDisassembler::Success)
+        continue;
+      It.Bytes = B->take_front(Size);
+      It.Addr = *A;
+      Items.push_back(std::move(It));
+    }
+  std::vector<bool> Ok = printsLosslessly(TC, Items);
+  for (unsigned I = 0; I < Items.size(); ++I)
+    Printable[Items[I].Addr] = Ok[I];
+}
+
+void ObjectEmitter::emitOriginalInstruction(const MCInst &Inst,
+                                            ArrayRef<uint8_t> Bytes,
+                                            uint64_t Addr) {
+  auto PIt = Printable.find(Addr);
+  if (PIt != Printable.end() && PIt->second) {
+    Streamer->emitInstruction(Inst, TC.subtargetInfo());
+    Cur += Bytes.size();
+    return;
+  }
+  std::string Text;
+  raw_string_ostream TOS(Text);
+  TC.printer().printInst(&Inst, Addr, "", TC.subtargetInfo(), TOS);
+  Streamer->AddComment(StringRef(Text).trim() +
+                       " (the printed form does not assemble to these bytes)");
+  emitRaw(Bytes);
+}
+
+StringRef asmevo::lldArgsCommentTag() { return "asmevo-lld-args:"; }
+
 Error asmevo::emitRelocatable(const LiftedModule &LM, RebuildResult &R) {
   return ObjectEmitter(LM, R).run();
+}
+
+Expected<std::string> asmevo::emitAssembly(const LiftedModule &LM) {
+  RebuildResult R;
+  std::string Text;
+  if (Error E = ObjectEmitter(LM, R, &Text).run())
+    return std::move(E);
+  return Text;
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Info.h"
 #include "asmevo/CodeObject/InputFile.h"
+#include "asmevo/Emit/AsmText.h"
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Emit/RoundTrip.h"
 #include "asmevo/Lift/LiftedModule.h"
@@ -92,6 +93,39 @@ static Error writeOutput(StringRef Path, StringRef Bytes) {
   return Error::success();
 }
 
+/// Assembler text: assemble, then link with the lld arguments the text
+/// names in its "asmevo-lld-args:" comment.
+static Expected<std::vector<uint8_t>> assembleAndLink(StringRef Text,
+                                                      StringRef Path) {
+  auto Obj = assemble(Text, Path);
+  if (!Obj)
+    return Obj.takeError();
+  std::vector<std::string> Args;
+  size_t P = Text.find(lldArgsCommentTag());
+  if (P != StringRef::npos) {
+    StringRef Line =
+        Text.drop_front(P + lldArgsCommentTag().size()).split('\n').first;
+    SmallVector<StringRef, 4> Parts;
+    Line.split(Parts, ' ', -1, false);
+    for (StringRef A : Parts)
+      if (A.starts_with("--build-id="))
+        Args.push_back(A.str());
+  }
+  SmallString<128> Tmp;
+  int FD;
+  if (std::error_code EC = sys::fs::createTemporaryFile("asmevo", "o", FD, Tmp))
+    return createStringError(EC, "cannot create a temporary file");
+  {
+    raw_fd_ostream OS(FD, true);
+    OS.write(reinterpret_cast<const char *>(Obj->data()), Obj->size());
+  }
+  auto Linked = linkObjects({Tmp.str().str()}, Args);
+  sys::fs::remove(Tmp);
+  if (!Linked)
+    return createStringError(Path + ": " + toString(Linked.takeError()));
+  return std::move(*Linked);
+}
+
 static Expected<std::vector<std::unique_ptr<LiftedModule>>>
 loadInput(StringRef Path, const LiftOptions &LO) {
   auto BufOrErr = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
@@ -108,10 +142,15 @@ loadInput(StringRef Path, const LiftOptions &LO) {
     Out.push_back(std::move(*LM));
     return std::move(Out);
   }
-  if (K == InputKind::Assembly)
-    return createStringError(Path + ": reading assembler text is not "
-                                    "implemented yet");
-  auto COs = extractCodeObjects(Bytes, Path);
+  Expected<std::vector<InputCodeObject>> COs = std::vector<InputCodeObject>();
+  if (K == InputKind::Assembly) {
+    auto Linked = assembleAndLink(Bytes, Path);
+    if (!Linked)
+      return Linked.takeError();
+    COs->push_back({Path.str(), std::move(*Linked)});
+  } else {
+    COs = extractCodeObjects(Bytes, Path);
+  }
   if (!COs)
     return COs.takeError();
   for (InputCodeObject &ICO : *COs) {
@@ -166,7 +205,7 @@ static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS,
     Counts.push_back(N);
   }
   if (Paths.empty())
-    Paths = {"mem", "mir"};
+    Paths = {"mem", "mir", "asm"};
   OS << "- file: '" << LM.original().name() << "'\n";
   unsigned NonSimple = 0;
   for (const LiftedFunction &LF : LM.functions())
@@ -180,7 +219,23 @@ static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS,
   for (const std::string &P : Paths) {
     std::unique_ptr<LiftedModule> Reparsed;
     const LiftedModule *Src = &LM;
-    if (P == "mir") {
+    if (P == "asm") {
+      auto Text = emitAssembly(LM);
+      if (!Text)
+        return Text.takeError();
+      std::string SName = (LM.original().name() + ".s").str();
+      auto Linked = assembleAndLink(*Text, SName);
+      if (!Linked)
+        return Linked.takeError();
+      auto CO = CodeObject::create(ArrayRef<uint8_t>(*Linked), SName);
+      if (!CO)
+        return CO.takeError();
+      auto RP = LiftedModule::lift(std::move(*CO));
+      if (!RP)
+        return RP.takeError();
+      Reparsed = std::move(*RP);
+      Src = Reparsed.get();
+    } else if (P == "mir") {
       std::string Text;
       raw_string_ostream TOS(Text);
       if (Error E = LM.printMIR(TOS))
@@ -279,8 +334,13 @@ int main(int argc, char **argv) {
     if (Error E = LM.printMIR(OS))
       return fail(toString(std::move(E)));
     break;
-  case EmitKind::Asm:
-    return fail("--emit=asm is not implemented yet");
+  case EmitKind::Asm: {
+    auto Text = emitAssembly(LM);
+    if (!Text)
+      return fail(toString(Text.takeError()));
+    OS << *Text;
+    break;
+  }
   case EmitKind::Reloc:
     if (Error E = emitRelocatable(LM, R))
       return fail(toString(std::move(E)));

@@ -37,12 +37,19 @@ struct RebuildOptions {
 
 /// Emits the relocatable object for \p LM.
 llvm::Error emitRelocatable(const LiftedModule &LM, RebuildResult &R);
+/// The same content as assembler text (read back by assemble()).
+llvm::Expected<std::string> emitAssembly(const LiftedModule &LM);
 /// Links R.Relocatable with lld into R.Linked and completes the map.
 llvm::Error linkCodeObject(const LiftedModule &LM, const RebuildOptions &Opts,
                            RebuildResult &R);
 /// Both of the above.
 llvm::Expected<RebuildResult> rebuild(const LiftedModule &LM,
                                       const RebuildOptions &Opts = {});
+
+/// What lld must be told beyond the object to reproduce \p CO (a build
+/// ID). Assembler text carries these in an "asmevo-lld-args:" comment.
+std::vector<std::string> lldArgsFor(const CodeObject &CO);
+llvm::StringRef lldArgsCommentTag();
 
 /// Links already-emitted relocatable objects (from files) with lld.
 llvm::Expected<std::vector<uint8_t>>
