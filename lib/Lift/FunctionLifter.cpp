@@ -1,5 +1,6 @@
 //===- FunctionLifter.cpp - Disassembly, CFG and MachineFunction ----------===//
 #include "FunctionLifter.h"
+#include "LiveIns.h"
 #include "asmevo/Lift/InstrKinds.h"
 #include "asmevo/Lift/SymbolRefs.h"
 #include "llvm/ADT/StringExtras.h"
@@ -391,11 +392,7 @@ void FunctionLifter::run() {
     LiftedModule::setOriginalAddress(*MI, D.Addr);
   }
 
-  // A preload kernel's second entry is also a function entry.
-  SmallVector<MachineBasicBlock *, 16> Blocks;
-  for (MachineBasicBlock &MBB : MF)
-    Blocks.push_back(&MBB);
-  fullyRecomputeLiveIns(Blocks);
+  recomputeLiveIns(MF);
   checkWithVerifier();
 }
 
