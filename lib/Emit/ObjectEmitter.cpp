@@ -320,6 +320,16 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
     if (MO.isMBB() || MO.isGlobal())
       Symbolic = true;
 
+  if (Orig && !Symbolic && !AsmOut) {
+    if (uint32_t Size = LM.unchangedSize(MI, *Orig)) {
+      auto B = CO.bytesAt(*Orig, Size);
+      if (!B)
+        return B.takeError();
+      emitRaw(*B);
+      R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
+      return Error::success();
+    }
+  }
   if (Orig && !Symbolic) {
     // Re-decode the original to find out whether an edit touched it.
     uint32_t Max = 32; // Longer than any encoding (gfx950 scaled MFMA: 16).

@@ -390,6 +390,7 @@ void FunctionLifter::run() {
     addOperandsFromMCInst(MF, *MI, D.Inst, Override);
     Cur->insert(Cur->end(), MI);
     LiftedModule::setOriginalAddress(*MI, D.Addr);
+    LM.recordLiftPrint(*MI, D.Addr, D.Size);
   }
 
   recomputeLiveIns(MF);
@@ -398,39 +399,44 @@ void FunctionLifter::run() {
 
 void FunctionLifter::checkWithVerifier() {
   // A function the MachineVerifier rejects is not safe to edit: keep its
-  // bytes. AMDGPU's per-instruction check crashes on some decoded operand
-  // lists (gfx950 MFMA with scale operands), so run it instruction by
-  // instruction under crash recovery before the whole-function verifier.
+  // bytes. AMDGPU's per-instruction check can crash on decoded operand
+  // lists CodeGen never produces, so the verifier runs under crash
+  // recovery; after a crash, instruction by instruction to name the culprit.
   MachineFunction &MF = *LF.MF;
-  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   CrashRecoveryContext::Enable();
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  bool Ok = true;
+  {
+    CrashRecoveryContext CRC;
+    if (CRC.RunSafely([&] {
+          Ok = MF.verify(nullptr, nullptr, &OS, /*AbortOnError=*/false);
+        })) {
+      if (!Ok) {
+        StringRef First = Msg;
+        size_t P = First.find("*** Bad machine code: ");
+        if (P != StringRef::npos)
+          First = First.drop_front(P + 22).take_until([](char C) {
+            return C == '*' || C == '\n';
+          });
+        else
+          First = "rejected";
+        markNonSimple(LF.Range.Addr, "MachineVerifier: " + First.trim());
+      }
+      return;
+    }
+  }
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   for (MachineBasicBlock &MBB : MF)
     for (MachineInstr &MI : MBB) {
       StringRef Err;
-      bool Ok = true;
       CrashRecoveryContext CRC;
-      bool Ran = CRC.RunSafely([&] { Ok = TII.verifyInstruction(MI, Err); });
-      if (!Ran || !Ok) {
-        std::string Text = !Ran ? "the MachineVerifier crashes on " +
-                                      TII.getName(MI.getOpcode()).str()
-                                : ("MachineVerifier: " + Err + " (" +
-                                   TII.getName(MI.getOpcode()) + ")")
-                                      .str();
-        markNonSimple(LiftedModule::originalAddress(MI).value_or(0), Text);
+      if (!CRC.RunSafely([&] { (void)TII.verifyInstruction(MI, Err); })) {
+        markNonSimple(LiftedModule::originalAddress(MI).value_or(0),
+                      "the MachineVerifier crashes on " +
+                          TII.getName(MI.getOpcode()).str());
         return;
       }
     }
-  std::string Msg;
-  raw_string_ostream OS(Msg);
-  if (!MF.verify(nullptr, nullptr, &OS, /*AbortOnError=*/false)) {
-    StringRef First = Msg;
-    size_t P = First.find("*** Bad machine code: ");
-    if (P != StringRef::npos)
-      First = First.drop_front(P + 22).take_until([](char C) {
-        return C == '*' || C == '\n';
-      });
-    else
-      First = "rejected";
-    markNonSimple(LF.Range.Addr, "MachineVerifier: " + First.trim());
-  }
+  markNonSimple(LF.Range.Addr, "the MachineVerifier crashes on this function");
 }

@@ -53,6 +53,24 @@ void LiftedModule::setOriginalAddress(MachineInstr &MI, uint64_t Addr) {
   MI.setPreInstrSymbol(MF, MF.getContext().getOrCreateSymbol(Name));
 }
 
+uint64_t LiftedModule::fingerprint(const MachineInstr &MI, uint64_t Addr) {
+  hash_code H = hash_combine(Addr, MI.getOpcode(), MI.getNumOperands());
+  for (const MachineOperand &MO : MI.operands()) {
+    H = hash_combine(H, MO.getType());
+    if (MO.isReg())
+      H = hash_combine(H, MO.getReg().id(), MO.isDef(), MO.isImplicit());
+    else if (MO.isImm())
+      H = hash_combine(H, MO.getImm());
+    else if (MO.isMBB())
+      H = hash_combine(H, MO.getMBB()->getNumber());
+    else if (MO.isGlobal())
+      H = hash_combine(H, MO.getGlobal(), MO.getOffset(), MO.getTargetFlags());
+    else
+      H = hash_combine(H, hash_value(MO));
+  }
+  return H;
+}
+
 Error LiftedModule::init(std::unique_ptr<CodeObject> CO) {
   Original = std::move(CO);
   auto TCOrErr = TargetContext::create(Original->target());

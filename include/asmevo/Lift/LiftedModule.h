@@ -12,6 +12,7 @@
 
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Support/TargetContext.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/IR/LLVMContext.h"
@@ -78,6 +79,27 @@ public:
   static std::optional<uint64_t> originalAddress(const llvm::MachineInstr &MI);
   static void setOriginalAddress(llvm::MachineInstr &MI, uint64_t Addr);
 
+  /// What an instruction looked like when it was lifted: a hash of its
+  /// original address, opcode and operands, and its encoded size. When the
+  /// instruction still hashes the same, its original bytes are still its
+  /// encoding, and the emitter need not decode them again to find out.
+  struct LiftPrint {
+    uint64_t Hash = 0;
+    uint32_t Size = 0;
+  };
+  static uint64_t fingerprint(const llvm::MachineInstr &MI, uint64_t Addr);
+  void recordLiftPrint(const llvm::MachineInstr &MI, uint64_t Addr,
+                       uint32_t Size) {
+    LiftPrints[&MI] = {fingerprint(MI, Addr), Size};
+  }
+  /// The original size when \p MI is unchanged since lifting, else 0.
+  uint32_t unchangedSize(const llvm::MachineInstr &MI, uint64_t Addr) const {
+    auto It = LiftPrints.find(&MI);
+    if (It == LiftPrints.end() || It->second.Hash != fingerprint(MI, Addr))
+      return 0;
+    return It->second.Size;
+  }
+
   /// Runs the MachineVerifier on every simple function.
   llvm::Error verify(llvm::StringRef Banner) const;
 
@@ -94,6 +116,7 @@ private:
   std::unique_ptr<llvm::MachineModuleInfo> MMI;
   std::vector<LiftedFunction> Functions;
   std::vector<KernelDescriptor> Descriptors;
+  llvm::DenseMap<const llvm::MachineInstr *, LiftPrint> LiftPrints;
 
   friend class FunctionLifter;
 };
