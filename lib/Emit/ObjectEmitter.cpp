@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Emit/AsmText.h"
+#include "asmevo/Emit/Resources.h"
 #include "../Lift/FunctionLifter.h"
 #include "asmevo/Lift/SymbolRefs.h"
 #include "llvm/ADT/StringExtras.h"
@@ -127,6 +128,7 @@ private:
   std::string *AsmOut = nullptr;
   std::unique_ptr<raw_string_ostream> AsmStream;
   bool InCode = false;
+  bool CodeMoved = false;
   std::map<uint64_t, bool> Printable; // original address -> text is exact
 };
 
@@ -483,6 +485,7 @@ Error ObjectEmitter::emitCodeSection(const ELFSection &S) {
     if (LF->Range.Addr < OrigCur)
       continue; // Overlapping symbols: the first one covers it.
     bool Moved = Cur != OrigCur - S.Addr;
+    CodeMoved |= Moved;
     if (!Moved) {
       // Padding between functions, verbatim, with any symbols in it.
       for (uint64_t A = OrigCur; A < LF->Range.Addr; A += 4) {
@@ -498,6 +501,7 @@ Error ObjectEmitter::emitCodeSection(const ELFSection &S) {
       return E;
     OrigCur = LF->Range.Addr + LF->Range.Size;
   }
+  CodeMoved |= Cur != OrigCur - S.Addr;
   // The tail (gfx94x pads code ends with s_nop 0).
   for (uint64_t A = OrigCur; A < S.Addr + S.Size; A += 4) {
     defineSymbolsAt(A, S);
@@ -571,13 +575,14 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
         return createStringError("kernel descriptor beyond section end");
       Flush(KOff);
       defineSymbolsAt(S.Addr + KOff, S);
-      ArrayRef<uint8_t> KD = LM.descriptors()[KIdx].bytes();
+      KernelDescriptor Effective = effectiveDescriptor(LM, KIdx);
+      ArrayRef<uint8_t> KD = Effective.bytes();
       if (AsmOut) {
         // Raw bytes are exact where .amdhsa_kernel directives are not (see
         // notes/lifting.md); the decoded fields ride along as comments.
         std::string Fields;
         raw_string_ostream FOS(Fields);
-        LM.descriptors()[KIdx].printYAML(FOS, 0);
+        Effective.printYAML(FOS, 0);
         Streamer->emitRawComment(" kernel descriptor of " +
                                  CO.kernels()[KIdx].Name);
         SmallVector<StringRef, 24> Lines;
@@ -670,10 +675,21 @@ Error ObjectEmitter::run() {
     if (S.isExec())
       if (Error E = emitSection(S))
         return createStringError(CO.name() + ": " + toString(std::move(E)));
-  for (const ELFSection &S : CO.sections())
-    if (!S.isExec() && !isLinkerSynthesized(S))
-      if (Error E = emitSection(S))
+  std::string Dropped;
+  for (const ELFSection &S : CO.sections()) {
+    if (S.isExec() || isLinkerSynthesized(S))
+      continue;
+    if (CodeMoved && StringRef(S.Name).starts_with(".debug")) {
+      // Line tables and DIEs name code addresses that no longer hold.
+      Dropped += (Dropped.empty() ? "" : ", ") + S.Name;
+      continue;
+    }
+    if (Error E = emitSection(S))
         return createStringError(CO.name() + ": " + toString(std::move(E)));
+  }
+  if (!Dropped.empty())
+    R.Warnings.push_back("code moved, so debug information that no longer "
+                         "matches it was dropped: " + Dropped);
   Streamer->finish();
   R.Relocatable.assign(Buf.begin(), Buf.end());
   return Error::success();

@@ -6,6 +6,7 @@
 // asmevo-opt IN --roundtrip-check
 //
 //===----------------------------------------------------------------------===//
+#include "Analyze.h"
 #include "Info.h"
 #include "asmevo/CodeObject/InputFile.h"
 #include "asmevo/Emit/AsmText.h"
@@ -41,6 +42,15 @@ static cl::opt<EmitKind> Emit(
     cl::cat(Cat));
 static cl::opt<bool> Info("info", cl::desc("Print what was recovered (YAML)"),
                           cl::cat(Cat));
+enum class AnalyzeKind { None, Text, JSON };
+static cl::opt<AnalyzeKind> Analyze(
+    "analyze", cl::desc("Print loops, registers, occupancy, waitcnt state "
+                        "and hazards per function"),
+    cl::ValueOptional, cl::init(AnalyzeKind::None),
+    cl::values(clEnumValN(AnalyzeKind::Text, "", "YAML-style text"),
+               clEnumValN(AnalyzeKind::JSON, "json",
+                          "JSON (docs/analysis-json.md)")),
+    cl::cat(Cat));
 static cl::opt<bool>
     RoundTripCheck("roundtrip-check",
                    cl::desc("Rebuild without passes and report per function "
@@ -295,6 +305,12 @@ int main(int argc, char **argv) {
       printInfo(outs(), *LM);
     return 0;
   }
+  if (Analyze != AnalyzeKind::None) {
+    for (auto &LM : *LMs)
+      if (Error E = printAnalysis(outs(), *LM, Analyze == AnalyzeKind::JSON))
+        return fail(toString(std::move(E)));
+    return 0;
+  }
   if (VerifyEach)
     for (auto &LM : *LMs)
       if (Error E = LM->verify("After lifting"))
@@ -352,6 +368,9 @@ int main(int argc, char **argv) {
     if (!RR)
       return fail(toString(RR.takeError()));
     R = std::move(*RR);
+    for (const std::string &W : R.Warnings)
+      WithColor::warning(errs(), "asmevo-opt") << LM.original().name() << ": "
+                                               << W << "\n";
     OS.write(reinterpret_cast<const char *>(R.Linked.data()), R.Linked.size());
     break;
   }

@@ -1,0 +1,27 @@
+//===- Resources.h - Descriptor resource fields after edits -----*- C++ -*-===//
+#ifndef ASMEVO_EMIT_RESOURCES_H
+#define ASMEVO_EMIT_RESOURCES_H
+
+#include "asmevo/Lift/LiftedModule.h"
+
+namespace asmevo {
+
+struct RegisterUse {
+  unsigned ArchVGPRs = 0; ///< Highest v register + 1.
+  unsigned AGPRs = 0;     ///< Highest a register + 1.
+  unsigned SGPRs = 0;     ///< Highest s register + 1.
+};
+
+/// Registers named by the machine code of \p LF.
+RegisterUse registerUse(const LiftedFunction &LF);
+
+/// The descriptor to emit for kernel \p KernelIndex: as declared, unless an
+/// edit made the kernel (or a function it calls) use more registers, then
+/// the register granules become max(declared, computed). LDS and scratch
+/// sizes cannot be inferred from code and always stay as declared.
+KernelDescriptor effectiveDescriptor(const LiftedModule &LM,
+                                     unsigned KernelIndex);
+
+} // namespace asmevo
+
+#endif

@@ -1,0 +1,119 @@
+//===- Resources.cpp - Register granules from the code --------------------===//
+//
+// Granule rules (AMDGPUUsage, "compute_pgm_rsrc1" and the gfx90a/gfx94x
+// unified register file): VGPR field = ceil((align(arch_vgprs, 4) +
+// agprs) / 8) - 1 with ACCUM_OFFSET = align(arch_vgprs, 4) / 4 - 1 when
+// AGPRs are used; SGPR field = ceil(sgprs / 8) - 1, where gfx90a/gfx94x/
+// gfx950 add VCC, FLAT_SCRATCH and XNACK_MASK (6) to the highest SGPR.
+//
+//===----------------------------------------------------------------------===//
+#include "asmevo/Emit/Resources.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include <set>
+
+using namespace llvm;
+using namespace asmevo;
+
+RegisterUse asmevo::registerUse(const LiftedFunction &LF) {
+  RegisterUse U;
+  if (!LF.MF)
+    return U;
+  const TargetRegisterInfo &TRI = *LF.MF->getSubtarget().getRegisterInfo();
+  for (const MachineBasicBlock &MBB : *LF.MF)
+    for (const MachineInstr &MI : MBB)
+      for (const MachineOperand &MO : MI.operands()) {
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        // Register units name each 32-bit (or 16-bit half) register; map
+        // them back to the indices in "VGPR5", "AGPR12", "SGPR3".
+        for (MCRegUnit Unit : TRI.regunits(MO.getReg().asMCReg()))
+          for (MCRegUnitRootIterator R(Unit, &TRI); R.isValid(); ++R) {
+            StringRef N = TRI.getName(*R);
+            unsigned *Slot = nullptr;
+            if (N.consume_front("VGPR"))
+              Slot = &U.ArchVGPRs;
+            else if (N.consume_front("AGPR"))
+              Slot = &U.AGPRs;
+            else if (N.consume_front("SGPR"))
+              Slot = &U.SGPRs;
+            if (!Slot)
+              continue;
+            unsigned Idx;
+            if (N.take_while([](char C) { return isDigit(C); })
+                    .getAsInteger(10, Idx))
+              continue;
+            *Slot = std::max(*Slot, Idx + 1);
+          }
+      }
+  return U;
+}
+
+static bool changedSinceLift(const LiftedModule &LM, const LiftedFunction &LF) {
+  if (!LF.MF)
+    return false;
+  for (const MachineBasicBlock &MBB : *LF.MF)
+    for (const MachineInstr &MI : MBB) {
+      std::optional<uint64_t> A = LiftedModule::originalAddress(MI);
+      if (!A || !LM.unchangedSize(MI, *A))
+        return true;
+    }
+  return false;
+}
+
+KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
+                                             unsigned KernelIndex) {
+  KernelDescriptor KD = LM.descriptors()[KernelIndex];
+  const LiftedFunction *Kernel = nullptr;
+  for (const LiftedFunction &LF : LM.functions())
+    if (LF.Range.IsKernel && (unsigned)LF.Range.KernelIndex == KernelIndex)
+      Kernel = &LF;
+  if (!Kernel || !Kernel->MF)
+    return KD;
+  // The kernel and everything it reaches through PC-relative references
+  // to functions (calls).
+  std::vector<const LiftedFunction *> Work = {Kernel};
+  std::set<const LiftedFunction *> Seen = {Kernel};
+  bool Changed = false;
+  RegisterUse Use;
+  while (!Work.empty()) {
+    const LiftedFunction *F = Work.back();
+    Work.pop_back();
+    Changed |= changedSinceLift(LM, *F);
+    RegisterUse U = registerUse(*F);
+    Use.ArchVGPRs = std::max(Use.ArchVGPRs, U.ArchVGPRs);
+    Use.AGPRs = std::max(Use.AGPRs, U.AGPRs);
+    Use.SGPRs = std::max(Use.SGPRs, U.SGPRs);
+    if (!F->MF)
+      continue;
+    for (const MachineBasicBlock &MBB : *F->MF)
+      for (const MachineInstr &MI : MBB)
+        for (const MachineOperand &MO : MI.operands())
+          if (MO.isGlobal())
+            for (const LiftedFunction &G : LM.functions())
+              if (G.IRFunc == MO.getGlobal() && Seen.insert(&G).second)
+                Work.push_back(&G);
+  }
+  if (!Changed)
+    return KD;
+  const TargetInfo &T = LM.original().target();
+  bool Unified = T.isGFX90A() || T.isGFX94X() || T.isGFX950();
+  unsigned Arch4 = alignTo(Use.ArchVGPRs, 4);
+  unsigned TotalV = Unified && Use.AGPRs ? Arch4 + Use.AGPRs : Use.ArchVGPRs;
+  unsigned VField = TotalV ? (unsigned)divideCeil(TotalV, 8) - 1 : 0;
+  unsigned SGPRs = Use.SGPRs + (Unified ? 6 : 2);
+  unsigned SField = std::min(15u, (unsigned)divideCeil(SGPRs, 8) - 1);
+  uint32_t R1 = KD.pgmRsrc1();
+  unsigned DeclV = R1 & 0x3f, DeclS = (R1 >> 6) & 0xf;
+  if (VField > DeclV)
+    R1 = (R1 & ~0x3fu) | std::min(VField, 63u);
+  if (SField > DeclS)
+    R1 = (R1 & ~(0xfu << 6)) | (SField << 6);
+  KD.setPgmRsrc1(R1);
+  if (Unified && Use.AGPRs && Arch4 > KD.accumOffset()) {
+    uint32_t R3 = KD.pgmRsrc3();
+    KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
+  }
+  return KD;
+}
