@@ -1,10 +1,11 @@
 //===- asmevo-link.cpp - Link lifted functions into a code object ---------===//
 //
 // asmevo-link A.mir B.o ... -o K.co
-// .mir inputs are rebuilt to relocatable objects first; .o inputs go to lld
-// as they are.
+// .mir inputs are rebuilt and .s inputs assembled to relocatable objects
+// first; .o inputs go to lld as they are.
 //
 //===----------------------------------------------------------------------===//
+#include "asmevo/Emit/AsmText.h"
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Lift/LiftedModule.h"
 #include "llvm/Support/CommandLine.h"
@@ -19,7 +20,7 @@ using namespace asmevo;
 
 static cl::OptionCategory Cat("asmevo-link options");
 static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
-                                    cl::desc("<.mir|.o inputs>"), cl::cat(Cat));
+                                    cl::desc("<.mir|.s|.o inputs>"), cl::cat(Cat));
 static cl::opt<std::string> OutputPath("o", cl::Required,
                                        cl::desc("Output code object"),
                                        cl::cat(Cat));
@@ -38,19 +39,28 @@ int main(int argc, char **argv) {
   std::vector<std::string> Objs;
   std::vector<SmallString<128>> Temps;
   for (const std::string &In : Inputs) {
-    if (!StringRef(In).ends_with(".mir")) {
+    bool IsMIR = StringRef(In).ends_with(".mir");
+    bool IsAsm = StringRef(In).ends_with(".s");
+    if (!IsMIR && !IsAsm) {
       Objs.push_back(In);
       continue;
     }
     auto Buf = MemoryBuffer::getFile(In);
     if (!Buf)
       return fail(In + ": " + Buf.getError().message());
-    auto LM = LiftedModule::parseMIR((*Buf)->getBuffer(), In);
-    if (!LM)
-      return fail(toString(LM.takeError()));
     RebuildResult R;
-    if (Error E = emitRelocatable(**LM, R))
-      return fail(toString(std::move(E)));
+    if (IsAsm) {
+      auto Obj = assemble((*Buf)->getBuffer(), In);
+      if (!Obj)
+        return fail(toString(Obj.takeError()));
+      R.Relocatable = std::move(*Obj);
+    } else {
+      auto LM = LiftedModule::parseMIR((*Buf)->getBuffer(), In);
+      if (!LM)
+        return fail(toString(LM.takeError()));
+      if (Error E = emitRelocatable(**LM, R))
+        return fail(toString(std::move(E)));
+    }
     SmallString<128> Tmp;
     int FD;
     if (sys::fs::createTemporaryFile("asmevo-link", "o", FD, Tmp))
