@@ -286,7 +286,12 @@ Expected<MCInst> ObjectEmitter::lower(const MachineInstr &MI) {
 /// True when every operand is what the original bytes encode, so the
 /// original bytes (with forced literals and bits LLVM's printer drops) are
 /// still the right encoding.
-static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig) {
+/// True when every explicit operand is what the original bytes encode, so
+/// the original bytes (with forced literals and bits LLVM's printer drops)
+/// are still the right encoding. Implicit operands do not reach the
+/// encoding.
+static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig,
+                           uint64_t Addr) {
   MachineFunction &MF = *const_cast<MachineFunction *>(MI.getMF());
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   if (Orig.getOpcode() != MI.getOpcode())
@@ -294,16 +299,28 @@ static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig) {
   MachineInstr *Tmp = MF.CreateMachineInstr(TII.get(Orig.getOpcode()),
                                             DebugLoc());
   addOperandsFromMCInst(MF, *Tmp, Orig);
-  bool Same = Tmp->getNumOperands() == MI.getNumOperands();
-  for (unsigned I = 0; Same && I < MI.getNumOperands(); ++I) {
+  unsigned N = MI.getDesc().getNumOperands();
+  bool Same = Tmp->getNumOperands() >= N && MI.getNumOperands() >= N;
+  for (unsigned I = 0; Same && I < N; ++I) {
     const MachineOperand &A = MI.getOperand(I), &B = Tmp->getOperand(I);
+    if (A.isMBB() && B.isImm()) {
+      // A branch: same when its block starts where the original jumped.
+      uint64_t Target = Addr + 4 + (int64_t)(int16_t)B.getImm() * 4;
+      std::optional<uint64_t> First;
+      for (const MachineInstr &T : *A.getMBB())
+        if ((First = LiftedModule::originalAddress(T)))
+          break;
+      Same = First && *First == Target;
+      continue;
+    }
+    if (A.isGlobal() && B.isImm())
+      continue; // A PC-relative literal made symbolic at lift time.
     if (A.getType() != B.getType()) {
       Same = false;
       break;
     }
     if (A.isReg())
-      Same = A.getReg() == B.getReg() && A.isDef() == B.isDef() &&
-             A.isImplicit() == B.isImplicit();
+      Same = A.getReg() == B.getReg() && A.isDef() == B.isDef();
     else if (A.isImm())
       Same = A.getImm() == B.getImm();
     else
@@ -311,6 +328,31 @@ static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig) {
   }
   MF.deleteMachineInstr(Tmp);
   return Same;
+}
+
+bool asmevo::unchangedSinceLift(const LiftedModule &LM,
+                                const MachineInstr &MI) {
+  std::optional<uint64_t> A = LiftedModule::originalAddress(MI);
+  if (!A)
+    return false;
+  if (LM.unchangedSize(MI, *A))
+    return true;
+  // No lift-time fingerprint (read from MIR): decode the original.
+  const CodeObject &CO = LM.original();
+  const ELFSection *Sec = CO.sectionForAddr(*A);
+  if (!Sec)
+    return false;
+  auto B = CO.bytesAt(*A, std::min<uint64_t>(32, Sec->Addr + Sec->Size - *A));
+  if (!B) {
+    consumeError(B.takeError());
+    return false;
+  }
+  MCInst Inst;
+  uint64_t Size;
+  return LM.target().disassembler().getInstruction(Inst, Size, *B, *A,
+                                                   nulls()) ==
+             MCDisassembler::Success &&
+         sameAsOriginal(MI, Inst, *A);
 }
 
 Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
@@ -347,7 +389,7 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
     bool Decoded = TC.disassembler().getInstruction(OrigInst, Size, *BytesOrErr,
                                                     *Orig, nulls()) ==
                    MCDisassembler::Success;
-    if (Decoded && sameAsOriginal(MI, OrigInst)) {
+    if (Decoded && sameAsOriginal(MI, OrigInst, *Orig)) {
       if (AsmOut)
         emitOriginalInstruction(OrigInst, BytesOrErr->take_front(Size), *Orig);
       else

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Resources.h"
+#include "asmevo/Emit/Rebuild.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
@@ -31,6 +32,10 @@ RegisterUse asmevo::registerUse(const LiftedFunction &LF) {
         for (MCRegUnit Unit : TRI.regunits(MO.getReg().asMCReg()))
           for (MCRegUnitRootIterator R(Unit, &TRI); R.isValid(); ++R) {
             StringRef N = TRI.getName(*R);
+            if (N.starts_with("VCC"))
+              U.VCC = true;
+            if (N.starts_with("FLAT_SCR"))
+              U.FlatScratch = true;
             unsigned *Slot = nullptr;
             if (N.consume_front("VGPR"))
               Slot = &U.ArchVGPRs;
@@ -54,11 +59,9 @@ static bool changedSinceLift(const LiftedModule &LM, const LiftedFunction &LF) {
   if (!LF.MF)
     return false;
   for (const MachineBasicBlock &MBB : *LF.MF)
-    for (const MachineInstr &MI : MBB) {
-      std::optional<uint64_t> A = LiftedModule::originalAddress(MI);
-      if (!A || !LM.unchangedSize(MI, *A))
+    for (const MachineInstr &MI : MBB)
+      if (!unchangedSinceLift(LM, MI))
         return true;
-    }
   return false;
 }
 
@@ -85,6 +88,8 @@ KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
     Use.ArchVGPRs = std::max(Use.ArchVGPRs, U.ArchVGPRs);
     Use.AGPRs = std::max(Use.AGPRs, U.AGPRs);
     Use.SGPRs = std::max(Use.SGPRs, U.SGPRs);
+    Use.VCC |= U.VCC;
+    Use.FlatScratch |= U.FlatScratch;
     if (!F->MF)
       continue;
     for (const MachineBasicBlock &MBB : *F->MF)
@@ -102,7 +107,16 @@ KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
   unsigned Arch4 = alignTo(Use.ArchVGPRs, 4);
   unsigned TotalV = Unified && Use.AGPRs ? Arch4 + Use.AGPRs : Use.ArchVGPRs;
   unsigned VField = TotalV ? (unsigned)divideCeil(TotalV, 8) - 1 : 0;
-  unsigned SGPRs = Use.SGPRs + (Unified ? 6 : 2);
+  // Extra SGPRs the hardware allocates above the highest one named
+  // (AMDGPUUsage, "VCC", "FLAT_SCRATCH", "XNACK_MASK"): VCC 2; on GFX8/9
+  // XNACK 4 in all, flat scratch (or architected flat scratch, gfx94x and
+  // gfx950) 6 in all.
+  unsigned Extra = Use.VCC ? 2 : 0;
+  if (T.Xnack == TargetFeature::On || T.Xnack == TargetFeature::Any)
+    Extra = 4;
+  if (Use.FlatScratch || T.hasArchitectedFlatScratch())
+    Extra = 6;
+  unsigned SGPRs = Use.SGPRs + Extra;
   unsigned SField = std::min(15u, (unsigned)divideCeil(SGPRs, 8) - 1);
   uint32_t R1 = KD.pgmRsrc1();
   unsigned DeclV = R1 & 0x3f, DeclS = (R1 >> 6) & 0xf;

@@ -83,8 +83,15 @@ void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
   for (unsigned I = 0; I < N; ++I) {
     if (I >= Inst.getNumOperands()) {
       // VOP3P and a few others decode with fewer operands than their
-      // descriptor lists; the missing ones are zero modifiers.
-      MI.addOperand(MF, MachineOperand::CreateImm(0));
+      // descriptor lists; the missing ones are zero modifiers, or a tied
+      // source (s_bitset1_b32 reads its destination).
+      int Tied = Desc.getOperandConstraint(I, MCOI::TIED_TO);
+      if (Tied >= 0 && (unsigned)Tied < MI.getNumOperands() &&
+          MI.getOperand(Tied).isReg())
+        MI.addOperand(MF, MachineOperand::CreateReg(
+                              MI.getOperand(Tied).getReg(), false));
+      else
+        MI.addOperand(MF, MachineOperand::CreateImm(0));
       continue;
     }
     const MCOperand &Op = Inst.getOperand(I);
@@ -316,7 +323,6 @@ void FunctionLifter::run() {
   LF.MF = &MF;
   MF.getProperties().setNoVRegs().setNoPHIs().setTracksLiveness();
   MF.getProperties().resetIsSSA();
-  MF.getRegInfo().invalidateLiveness();
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   std::map<uint64_t, MachineBasicBlock *> BlockAt;
   for (uint64_t L : Leaders) {
@@ -355,8 +361,9 @@ void FunctionLifter::run() {
       // Fall through from the previous block unless it ended the flow.
       if (Cur && I > 0) {
         FlowKind PK = Kinds[I - 1];
-        if (PK == FlowKind::None || PK == FlowKind::Call ||
-            PK == FlowKind::CondBranch || PK == FlowKind::Trap)
+        if ((PK == FlowKind::None || PK == FlowKind::Call ||
+             PK == FlowKind::CondBranch || PK == FlowKind::Trap) &&
+            !Cur->isSuccessor(Next))
           Cur->addSuccessor(Next);
       }
       Cur = Next;
@@ -389,12 +396,32 @@ void FunctionLifter::run() {
     };
     addOperandsFromMCInst(MF, *MI, D.Inst, Override);
     Cur->insert(Cur->end(), MI);
+    tieSDWAPreserve(*MI);
     LiftedModule::setOriginalAddress(*MI, D.Addr);
     LM.recordLiftPrint(*MI, D.Addr, D.Size);
   }
 
   recomputeLiveIns(MF);
   checkWithVerifier();
+}
+
+void FunctionLifter::tieSDWAPreserve(MachineInstr &MI) {
+  // SDWA with dst_unused:UNUSED_PRESERVE reads the destination's other
+  // bits; CodeGen models that as an implicit use tied to the def, which the
+  // verifier demands. Operand names are private, so ask the verifier.
+  MachineFunction &MF = *MI.getMF();
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  if (!TII.getName(MI.getOpcode()).contains("_sdwa") ||
+      MI.getDesc().getNumDefs() != 1 || !MI.getOperand(0).isReg())
+    return;
+  StringRef Err;
+  if (TII.verifyInstruction(MI, Err) ||
+      !Err.contains("should have tied register"))
+    return;
+  MI.addOperand(MF, MachineOperand::CreateReg(MI.getOperand(0).getReg(),
+                                              /*isDef=*/false,
+                                              /*isImp=*/true));
+  MI.tieOperands(0, MI.getNumOperands() - 1);
 }
 
 void FunctionLifter::checkWithVerifier() {
@@ -415,13 +442,30 @@ void FunctionLifter::checkWithVerifier() {
       if (!Ok) {
         StringRef First = Msg;
         size_t P = First.find("*** Bad machine code: ");
-        if (P != StringRef::npos)
-          First = First.drop_front(P + 22).take_until([](char C) {
-            return C == '*' || C == '\n';
-          });
-        else
-          First = "rejected";
-        markNonSimple(LF.Range.Addr, "MachineVerifier: " + First.trim());
+        std::string What = "rejected";
+        uint64_t At = LF.Range.Addr;
+        if (P != StringRef::npos) {
+          StringRef Rest = First.drop_front(P + 22);
+          What = Rest.take_until([](char C) {
+                       return C == '*' || C == '\n';
+                     })
+                     .trim()
+                     .str();
+          // "- instruction: <MIR>" names the culprit; its original address
+          // rides on its pre-instruction symbol.
+          size_t I = Rest.find("- instruction: ");
+          if (I != StringRef::npos) {
+            StringRef Inst = Rest.drop_front(I + 15).split('\n').first;
+            size_t S = Inst.find("asmevo.orig.");
+            if (S != StringRef::npos)
+              Inst.drop_front(S + 12)
+                  .take_while([](char C) { return isHexDigit(C); })
+                  .getAsInteger(16, At);
+            What += " (" + Inst.split(", pre-instr-symbol").first.trim().str() +
+                    ")";
+          }
+        }
+        markNonSimple(At, "MachineVerifier: " + What);
       }
       return;
     }

@@ -40,6 +40,7 @@ public:
 private:
   bool markNonSimple(uint64_t Addr, const llvm::Twine &Why);
   void checkWithVerifier();
+  void tieSDWAPreserve(llvm::MachineInstr &MI);
   LiftedModule &LM;
   LiftedFunction &LF;
 };

@@ -54,11 +54,13 @@ void LiftedModule::setOriginalAddress(MachineInstr &MI, uint64_t Addr) {
 }
 
 uint64_t LiftedModule::fingerprint(const MachineInstr &MI, uint64_t Addr) {
-  hash_code H = hash_combine(Addr, MI.getOpcode(), MI.getNumOperands());
-  for (const MachineOperand &MO : MI.operands()) {
+  // Explicit operands only: implicit ones do not reach the encoding.
+  unsigned N = std::min(MI.getNumOperands(), MI.getDesc().getNumOperands());
+  hash_code H = hash_combine(Addr, MI.getOpcode(), N);
+  for (const MachineOperand &MO : make_range(MI.operands_begin(), MI.operands_begin() + N)) {
     H = hash_combine(H, MO.getType());
     if (MO.isReg())
-      H = hash_combine(H, MO.getReg().id(), MO.isDef(), MO.isImplicit());
+      H = hash_combine(H, MO.getReg().id(), MO.isDef());
     else if (MO.isImm())
       H = hash_combine(H, MO.getImm());
     else if (MO.isMBB())

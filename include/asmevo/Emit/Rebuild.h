@@ -35,6 +35,10 @@ struct RebuildOptions {
   bool PinSectionAddresses = true;
 };
 
+/// True when \p MI still encodes as the instruction lifted from its
+/// original address (only explicit operands reach the encoding).
+bool unchangedSinceLift(const LiftedModule &LM, const llvm::MachineInstr &MI);
+
 /// Emits the relocatable object for \p LM.
 llvm::Error emitRelocatable(const LiftedModule &LM, RebuildResult &R);
 /// The same content as assembler text (read back by assemble()).

@@ -10,6 +10,8 @@ struct RegisterUse {
   unsigned ArchVGPRs = 0; ///< Highest v register + 1.
   unsigned AGPRs = 0;     ///< Highest a register + 1.
   unsigned SGPRs = 0;     ///< Highest s register + 1.
+  bool VCC = false;
+  bool FlatScratch = false;
 };
 
 /// Registers named by the machine code of \p LF.

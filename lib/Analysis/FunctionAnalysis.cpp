@@ -1,0 +1,38 @@
+//===- FunctionAnalysis.cpp -----------------------------------------------===//
+#include "asmevo/Analysis/FunctionAnalysis.h"
+#include "llvm/CodeGen/MachineFunction.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+FunctionAnalysis asmevo::analyzeFunction(const LiftedModule &LM,
+                                         LiftedFunction &LF,
+                                         const ISAFacts &F,
+                                         const AnalysisOptions &Opts) {
+  FunctionAnalysis A;
+  A.LF = &LF;
+  if (LF.MF) {
+    std::vector<const MachineBasicBlock *> BBs;
+    A.Seq = buildInstrSeq(*LF.MF, F, &BBs);
+    A.CFG = analyzeCFG(*LF.MF, A.Seq, BBs);
+  } else {
+    A.FromBytes = true;
+    A.Seq = buildInstrSeqFromCode(LM, LF.Range, F);
+    A.CFG.NumBlocks = A.Seq.BlockBegin.size();
+    for (auto &S : A.Seq.Succs)
+      A.CFG.NumEdges += S.size();
+  }
+  if (Opts.Liveness)
+    A.Live = computeLiveness(A.Seq);
+  A.Regs = computeRegisterUse(A.Seq);
+  A.Hazards = checkHazards(A.Seq, F);
+  A.SoftClauses = checkSoftClauses(A.Seq, F);
+  A.Waits = analyzeWaitcnts(A.Seq, F, Opts.Waitcnt);
+  for (const InstrRecord &I : A.Seq.Instrs) {
+    A.NumNops += I.F->is(ic::Nop);
+    A.NumWaitcnts += I.F->is(ic::Waitcnt);
+  }
+  for (const WaitSlack &W : A.Waits.Waits)
+    A.SlackWaitcnts += W.hasSlack();
+  return A;
+}

@@ -1,0 +1,107 @@
+//===- InstrRecord.cpp ----------------------------------------------------===//
+#include "asmevo/Analysis/InstrRecord.h"
+#include "asmevo/Lift/LiftedModule.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrInfo.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+static void setPasses(InstrRecord &R, const ISAFacts &Facts,
+                      const MCInst *Inst) {
+  R.Passes = R.F->Passes;
+  R.XDL = R.F->is(ic::XDL);
+  unsigned P;
+  bool X;
+  if (R.F->VariantSched && Inst && Facts.resolveMFMA(*Inst, P, X)) {
+    R.Passes = P;
+    R.XDL = X;
+  }
+}
+
+InstrRecord InstrRecord::fromMachineInstr(const MachineInstr &MI,
+                                          const ISAFacts &Facts) {
+  InstrRecord R;
+  R.Opcode = MI.getOpcode();
+  R.F = &Facts.get(R.Opcode);
+  if (R.F->VariantSched) {
+    MCInst Tmp;
+    Tmp.setOpcode(R.Opcode);
+    for (const MachineOperand &MO : MI.explicit_operands())
+      Tmp.addOperand(MO.isReg()   ? MCOperand::createReg(MO.getReg())
+                     : MO.isImm() ? MCOperand::createImm(MO.getImm())
+                                  : MCOperand::createImm(0));
+    setPasses(R, Facts, &Tmp);
+  } else {
+    setPasses(R, Facts, nullptr);
+  }
+  R.NumDefs = MI.getDesc().getNumDefs();
+  R.Addr = LiftedModule::originalAddress(MI).value_or(~0ull);
+  bool HaveImm = false;
+  unsigned NumExplicit = MI.getNumExplicitOperands();
+  for (unsigned I = 0, E = MI.getNumOperands(); I < E; ++I) {
+    const MachineOperand &MO = MI.getOperand(I);
+    if (MO.isImm() && !HaveImm) {
+      R.Imm = MO.getImm();
+      HaveImm = true;
+    }
+    if (!MO.isReg() || !MO.getReg() || !MO.getReg().isPhysical())
+      continue;
+    SlotRange S = Facts.slots().slots(MO.getReg().asMCReg());
+    if (S.empty())
+      continue;
+    R.Regs.push_back({S, (uint8_t)std::min(I, 255u), MO.isDef(),
+                      I >= NumExplicit});
+  }
+  return R;
+}
+
+InstrRecord InstrRecord::fromMCInst(const MCInst &MI, const ISAFacts &Facts) {
+  InstrRecord R;
+  R.Opcode = MI.getOpcode();
+  R.F = &Facts.get(R.Opcode);
+  setPasses(R, Facts, &MI);
+  const MCInstrDesc &D = Facts.target().instrInfo().get(R.Opcode);
+  R.NumDefs = D.getNumDefs();
+  R.Addr = ~0ull;
+  bool HaveImm = false;
+  // Decoded operand lists can be longer or shorter than the descriptor
+  // (see notes/lifting.md); only descriptor operands have a role.
+  unsigned N = std::min<unsigned>(MI.getNumOperands(), D.getNumOperands());
+  for (unsigned I = 0; I < N; ++I) {
+    const MCOperand &Op = MI.getOperand(I);
+    if (Op.isImm() && !HaveImm) {
+      R.Imm = Op.getImm();
+      HaveImm = true;
+    }
+    if (!Op.isReg() || !Op.getReg())
+      continue;
+    SlotRange S = Facts.slots().slots(Op.getReg());
+    if (!S.empty())
+      R.Regs.push_back({S, (uint8_t)I, I < R.NumDefs, false});
+  }
+  for (MCPhysReg Reg : D.implicit_defs())
+    if (SlotRange S = Facts.slots().slots(Reg); !S.empty())
+      R.Regs.push_back({S, 255, true, true});
+  for (MCPhysReg Reg : D.implicit_uses())
+    if (SlotRange S = Facts.slots().slots(Reg); !S.empty())
+      R.Regs.push_back({S, 255, false, true});
+  return R;
+}
+
+const RegAccess *InstrRecord::storeData() const {
+  if (!F->MayStore)
+    return nullptr;
+  unsigned Idx = F->is(ic::Buffer) ? NumDefs : NumDefs + 1;
+  const RegAccess *A = operand(Idx);
+  return A && isVectorSlot(A->Slots.First) ? A : nullptr;
+}
+
+bool InstrRecord::hasSOffsetReg() const {
+  for (const RegAccess &A : Regs)
+    if (!A.Def && !A.Implicit && isSGPRLike(A.Slots.First) &&
+        A.Slots.Count == 1)
+      return true;
+  return false;
+}

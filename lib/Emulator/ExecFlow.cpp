@@ -1,0 +1,194 @@
+//===- ExecFlow.cpp - Program control: branches, waits, barrier, calls ----===//
+//
+// CDNA3 ISA 4.x "Program Flow Control" and 12.6 (SOPP): S_BRANCH,
+// S_CBRANCH_*, S_WAITCNT (GFX9 encoding: vmcnt [3:0] and [15:14], expcnt
+// [6:4], lgkmcnt [11:8]), S_BARRIER, S_ENDPGM; 12.4 (SOP1): S_GETPC_B64,
+// S_SETPC_B64, S_SWAPPC_B64; S_SET_GPR_IDX_ON/OFF/MODE/IDX (VGPR indexing:
+// M0[7:0] index, M0[15:12] enables src0, src1, src2, dst).
+//
+//===----------------------------------------------------------------------===//
+#include "Machine.h"
+#include "Semantics.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+using namespace asmevo;
+using namespace asmevo::emu;
+
+namespace {
+
+inline void branchTo(Wave &W, const DInst &I) {
+  if (I.Flags & FBadTarget) {
+    W.M->report(W, I, Violation::BadJump, -1,
+                "branch target 0x" + utohexstr(uint64_t(I.Imm[1])) +
+                    " is not an instruction");
+    return;
+  }
+  W.PC = I.Target;
+}
+
+/// Jump to a device address (s_setpc/s_swappc).
+void jumpTo(Wave &W, const DInst &I, uint64_t Target) {
+  uint64_t Rel = Target - W.M->LoadBase;
+  const DInst *T = W.M->Prog.at(Rel);
+  if (!T || Target < W.M->LoadBase) {
+    W.M->report(W, I, Violation::BadJump, -1,
+                "jump to 0x" + utohexstr(Target) +
+                    ", which is not an instruction of the code object");
+    return;
+  }
+  W.PC = T->Index;
+}
+
+void execBranch(Wave &W, const DInst &I) { branchTo(W, I); }
+
+template <int Cond> void execCBranch(Wave &W, const DInst &I) {
+  bool Take;
+  switch (Cond) {
+  case 0: Take = !W.SCC; break;
+  case 1: Take = W.SCC; break;
+  case 2: Take = W.vcc() == 0; break;
+  case 3: Take = W.vcc() != 0; break;
+  case 4: Take = W.exec() == 0; break;
+  default: Take = W.exec() != 0; break;
+  }
+  if (Take)
+    branchTo(W, I);
+}
+
+void execWaitcnt(Wave &W, const DInst &I) {
+  uint32_t Imm = uint32_t(I.Imm[0]);
+  unsigned Vm = (Imm & 0xf) | ((Imm >> 10) & 0x30);
+  unsigned Lgkm = (Imm >> 8) & 0xf;
+  W.M->waitCounters(W, Vm, Lgkm);
+}
+
+void execBarrier(Wave &W, const DInst &) { W.AtBarrier = true; }
+
+void execEndpgm(Wave &W, const DInst &) {
+  W.M->completeAll(W);
+  W.Running = false;
+}
+
+void execNop(Wave &, const DInst &) {}
+
+void execTrap(Wave &W, const DInst &I) {
+  W.M->report(W, I, Violation::Trap, -1,
+              "s_trap " + std::to_string(I.Imm[0]) + " (the kernel aborted)");
+}
+
+void execGetpc(Wave &W, const DInst &I) {
+  W.writeScalar64(I.Def[0], W.M->LoadBase + I.Addr + 4);
+}
+
+void execSetpc(Wave &W, const DInst &I) {
+  jumpTo(W, I, W.scalar64(I.Src[0]));
+}
+
+void execSwappc(Wave &W, const DInst &I) {
+  uint64_t Target = W.scalar64(I.Src[0]);
+  W.writeScalar64(I.Def[0], W.M->LoadBase + I.Addr + 4);
+  jumpTo(W, I, Target);
+}
+
+void execSetVskip(Wave &W, const DInst &I) {
+  uint32_t V = W.scalar32(I.Src[0]);
+  unsigned Bit = I.NumSrcs > 1 ? W.scalar32(I.Src[1]) & 31 : 0;
+  if ((V >> Bit) & 1)
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "s_setvskip enabling VSKIP mode is not modelled");
+}
+
+void execGprIdxOn(Wave &W, const DInst &I) {
+  uint32_t Idx = W.scalar32(I.Src[0]) & 0xff;
+  uint32_t Mode = uint32_t(I.Imm[0]) & 0xf;
+  W.S[SgprM0] = (W.S[SgprM0] & ~0xf0ffu) | Idx | (Mode << 12);
+  W.GprIdxOn = true;
+}
+void execGprIdxOff(Wave &W, const DInst &) { W.GprIdxOn = false; }
+void execGprIdxIdx(Wave &W, const DInst &I) {
+  W.S[SgprM0] = (W.S[SgprM0] & ~0xffu) | (W.scalar32(I.Src[0]) & 0xff);
+}
+void execGprIdxMode(Wave &W, const DInst &I) {
+  W.S[SgprM0] = (W.S[SgprM0] & ~0xf000u) | ((uint32_t(I.Imm[0]) & 0xf) << 12);
+}
+
+} // namespace
+
+void emu::registerFlow(SemRegistry &R) {
+  auto A = [&](const char *N, ExecFn F) { R.add(N, SemEntry{F}); };
+  A("S_BRANCH", execBranch);
+  A("S_CBRANCH_SCC0", execCBranch<0>);
+  A("S_CBRANCH_SCC1", execCBranch<1>);
+  A("S_CBRANCH_VCCZ", execCBranch<2>);
+  A("S_CBRANCH_VCCNZ", execCBranch<3>);
+  A("S_CBRANCH_EXECZ", execCBranch<4>);
+  A("S_CBRANCH_EXECNZ", execCBranch<5>);
+  A("S_WAITCNT", execWaitcnt);
+  A("S_BARRIER", execBarrier);
+  A("S_ENDPGM", execEndpgm);
+  A("S_ENDPGM_SAVED", execEndpgm);
+  A("S_NOP", execNop);
+  A("S_SETPRIO", execNop);
+  A("S_SLEEP", execNop);
+  A("S_ICACHE_INV", execNop);
+  A("S_INCPERFLEVEL", execNop);
+  A("S_DECPERFLEVEL", execNop);
+  A("S_TTRACEDATA", execNop);
+  A("S_CODE_END", execNop);
+  A("S_TRAP", execTrap);
+  A("S_GETPC_B64", execGetpc);
+  A("S_SETPC_B64", execSetpc);
+  A("S_SWAPPC_B64", execSwappc);
+  A("S_SETVSKIP", execSetVskip);
+  A("S_SET_GPR_IDX_ON", execGprIdxOn);
+  A("S_SET_GPR_IDX_OFF", execGprIdxOff);
+  A("S_SET_GPR_IDX_IDX", execGprIdxIdx);
+  A("S_SET_GPR_IDX_MODE", execGprIdxMode);
+}
+
+//===----------------------------------------------------------------------===//
+// Registry
+//===----------------------------------------------------------------------===//
+
+const SemRegistry &emu::semantics() {
+  static const SemRegistry *R = [] {
+    auto *Reg = new SemRegistry();
+    registerSALU(*Reg);
+    registerFlow(*Reg);
+    registerVALU(*Reg);
+    registerVALUConv(*Reg);
+    registerVOP3P(*Reg);
+    registerMFMA(*Reg);
+    registerSMEM(*Reg);
+    registerVMEM(*Reg);
+    registerDS(*Reg);
+    return Reg;
+  }();
+  return *R;
+}
+
+const char *emu::approxText(uint32_t Bit) {
+  switch (Bit) {
+  case AX_TRANS:
+    return "transcendental instructions (v_exp/log/rcp/rsq/sqrt/sin/cos) "
+           "use the host's libm; the hardware is accurate to about 1 ulp";
+  case AX_MFMA:
+    return "MFMA/dot accumulation: exact products summed in double and "
+           "rounded once to f32; the hardware's summation order and "
+           "intermediate rounding differ";
+  case AX_MFMA_F64:
+    return "f64 MFMA accumulates with fused multiply-adds in k order";
+  case AX_MAD_DENORM:
+    return "v_mad_f32/v_mac_f32 keep f32 denormals; the hardware flushes "
+           "them";
+  case AX_FP8:
+    return "fp8/bf8 conversion from f32: round to nearest even; without "
+           "clamp an out-of-range value becomes NaN (0x80)";
+  case AX_CACHE:
+    return "cache maintenance (buffer_wbl2/inv, s_dcache_*) is a no-op: "
+           "emulated memory is coherent";
+  default:
+    return "unknown approximation";
+  }
+}

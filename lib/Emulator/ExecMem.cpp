@@ -1,0 +1,1115 @@
+//===- ExecMem.cpp - Vector, scalar and LDS memory instructions -----------===//
+//
+// CDNA3 ISA chapter 9 "Vector Memory Buffer Instructions" (9.1 buffer
+// addressing, range checking), chapter 10 "Flat Memory Instructions"
+// (global/scratch/flat addressing, apertures), chapter 11 "Data Share
+// Operations" (DS addressing, read2/write2 offsets, swizzle, permute),
+// chapter 8 "Scalar Memory Operations". Every access completes late through
+// Machine::issue (MemoryModel.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "Float.h"
+#include "Machine.h"
+#include "Semantics.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MathExtras.h"
+#include <cmath>
+
+using namespace llvm;
+using namespace asmevo;
+using namespace asmevo::emu;
+
+namespace {
+
+enum class MK : uint8_t { Load, Store, Atomic };
+enum class AOp : uint8_t {
+  None, Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc,
+  Dec, AddF32, PkAddF16, PkAddBF16, AddF64, MinF64, MaxF64, Rsub, MinF32,
+  MaxF32, CmpSt, MskOr,
+};
+
+struct MemInfo {
+  MK Kind;
+  uint8_t Bytes;   ///< Per element (1, 2, 4); dword count in Dwords.
+  uint8_t Dwords;  ///< Register count of the data.
+  bool Signed = false;
+  uint8_t D16 = 0; ///< 1 = low half, 2 = high half.
+  AOp Op = AOp::None;
+  bool Wide = false; ///< 64-bit atomic.
+};
+
+enum class Space : uint8_t { Global, LDS, Scratch, Drop };
+
+//===----------------------------------------------------------------------===//
+// Element access helpers
+//===----------------------------------------------------------------------===//
+
+/// Returns a host pointer for one lane's access, or nullptr (zero / drop).
+uint8_t *resolve(Wave &W, const DInst &I, Space S, uint64_t A, uint32_t Len,
+                 bool Write, int Lane) {
+  Machine &M = *W.M;
+  switch (S) {
+  case Space::Global:
+    return M.global(W, I, A, Len, Write, Lane);
+  case Space::LDS:
+    return M.lds(W, I, A, Len, Lane);
+  case Space::Scratch:
+    return M.scratch(W, I, A, Len, Lane);
+  case Space::Drop:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Data register value for dword \p K of lane \p L of a store/atomic.
+inline uint32_t dataDword(Wave &W, const Operand &O, unsigned K, unsigned L) {
+  return O.isVector() ? W.vreg(O, K)[L] : W.scalar32(O);
+}
+
+uint64_t atomic64(AOp Op, uint64_t Old, uint64_t Src, uint64_t Cmp,
+                  bool Wide) {
+  auto S = [&](uint64_t X) -> int64_t {
+    return Wide ? int64_t(X) : int64_t(int32_t(uint32_t(X)));
+  };
+  uint64_t Mask = Wide ? ~0ull : 0xffffffffull;
+  Old &= Mask;
+  Src &= Mask;
+  switch (Op) {
+  case AOp::Swap: return Src;
+  case AOp::CmpSwap: return Old == (Cmp & Mask) ? Src : Old;
+  case AOp::CmpSt: return Old == (Cmp & Mask) ? Src : Old;
+  case AOp::Add: return (Old + Src) & Mask;
+  case AOp::Sub: return (Old - Src) & Mask;
+  case AOp::Rsub: return (Src - Old) & Mask;
+  case AOp::SMin: return S(Old) < S(Src) ? Old : Src;
+  case AOp::SMax: return S(Old) > S(Src) ? Old : Src;
+  case AOp::UMin: return std::min(Old, Src);
+  case AOp::UMax: return std::max(Old, Src);
+  case AOp::And: return Old & Src;
+  case AOp::Or: return Old | Src;
+  case AOp::Xor: return Old ^ Src;
+  case AOp::MskOr: return (Old & ~Cmp) | Src;
+  case AOp::Inc: return Old >= Src ? 0 : (Old + 1) & Mask;
+  case AOp::Dec: return (Old == 0 || Old > Src) ? Src : (Old - 1) & Mask;
+  case AOp::AddF32: return asU(asF(uint32_t(Old)) + asF(uint32_t(Src)));
+  case AOp::MinF32: {
+    float A = asF(uint32_t(Old)), B = asF(uint32_t(Src));
+    return asU(std::isnan(A) ? B : std::isnan(B) ? A : std::fmin(A, B));
+  }
+  case AOp::MaxF32: {
+    float A = asF(uint32_t(Old)), B = asF(uint32_t(Src));
+    return asU(std::isnan(A) ? B : std::isnan(B) ? A : std::fmax(A, B));
+  }
+  case AOp::PkAddF16: {
+    uint16_t L = f32ToF16(f16ToF32(uint16_t(Old)) + f16ToF32(uint16_t(Src)));
+    uint16_t H = f32ToF16(f16ToF32(uint16_t(Old >> 16)) +
+                          f16ToF32(uint16_t(Src >> 16)));
+    return uint32_t(L) | (uint32_t(H) << 16);
+  }
+  case AOp::PkAddBF16: {
+    uint16_t L = f32ToBF16(bf16ToF32(uint16_t(Old)) + bf16ToF32(uint16_t(Src)));
+    uint16_t H = f32ToBF16(bf16ToF32(uint16_t(Old >> 16)) +
+                           bf16ToF32(uint16_t(Src >> 16)));
+    return uint32_t(L) | (uint32_t(H) << 16);
+  }
+  case AOp::AddF64: return asU64(asD(Old) + asD(Src));
+  case AOp::MinF64: {
+    double A = asD(Old), B = asD(Src);
+    return asU64(std::isnan(A) ? B : std::isnan(B) ? A : std::fmin(A, B));
+  }
+  case AOp::MaxF64: {
+    double A = asD(Old), B = asD(Src);
+    return asU64(std::isnan(A) ? B : std::isnan(B) ? A : std::fmax(A, B));
+  }
+  case AOp::None: break;
+  }
+  return Old;
+}
+
+/// Host pointer of [A, A+Len) when it lies in the wave's cached
+/// allocation (the common case), else nullptr.
+inline uint8_t *cachedGlobal(Wave &W, uint64_t A, uint32_t Len, bool Write) {
+  Allocation *C = W.MemCache;
+  if (C && A >= C->Base && A + Len <= C->Base + C->Size &&
+      (!Write || !C->ReadOnly))
+    return C->data() + (A - C->Base);
+  return nullptr;
+}
+
+/// Reads one lane's element into \p Out (dwords) with full checking.
+void loadLane(Wave &W, const DInst &I, const MemInfo &MI, Space S, uint64_t A,
+              unsigned L, uint32_t *Out) {
+  Machine &M = *W.M;
+  if (MI.Bytes == 4) {
+    unsigned Total = 4 * MI.Dwords;
+    uint8_t *P = S == Space::Global ? cachedGlobal(W, A, Total, false)
+                                    : nullptr;
+    if (!P && S != Space::Drop)
+      P = resolve(W, I, S, A, Total, false, int(L));
+    if (P) {
+      for (unsigned K = 0; K < MI.Dwords; ++K)
+        std::memcpy(&Out[K * 64], P + 4 * K, 4);
+      return;
+    }
+    for (unsigned K = 0; K < MI.Dwords; ++K)
+      Out[K * 64] = 0;
+    return;
+  }
+  uint8_t *P = resolve(W, I, S, A, MI.Bytes, false, int(L));
+  uint32_t V = 0;
+  if (P) {
+    if (MI.Bytes == 1)
+      V = MI.Signed ? uint32_t(int32_t(int8_t(*P))) : *P;
+    else {
+      uint16_t H;
+      std::memcpy(&H, P, 2);
+      V = MI.Signed ? uint32_t(int32_t(int16_t(H))) : H;
+    }
+  }
+  if (MI.D16)
+    V &= 0xffff;
+  Out[0] = V;
+  (void)M;
+}
+
+/// Performs the access of one instruction whose per-lane addresses are
+/// known. \p Data: the data operand (stores/atomics); \p Ctr: counters.
+void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
+            const Space *Sp, uint64_t Mask, const Operand *Data,
+            uint8_t Ctr, bool IsFlat) {
+  Machine &M = *W.M;
+  unsigned Total = MI.Kind == MK::Atomic ? (MI.Wide ? 8 : 4)
+                                         : (MI.Bytes == 4 ? 4 * MI.Dwords
+                                                          : MI.Bytes);
+  // The space of every active lane (Space::Drop lanes do not count).
+  bool AnyLDS = false, AnyGlobal = false, Mixed = false;
+  uint64_t Lo = ~0ull, Hi = 0;
+  Space Common = Space::Drop;
+  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+    unsigned L = __builtin_ctzll(Bits);
+    Space S = Sp[L];
+    if (S == Space::Drop)
+      continue;
+    if (Common == Space::Drop)
+      Common = S;
+    else if (S != Common)
+      Mixed = true;
+    if (S == Space::Global || S == Space::LDS) {
+      AnyLDS |= S == Space::LDS;
+      AnyGlobal |= S == Space::Global;
+      Lo = std::min(Lo, Addr[L]);
+      Hi = std::max(Hi, Addr[L] + Total);
+    }
+  }
+  // Own pending stores to the same place complete first (a wave sees its
+  // own stores in order); another wave's unwaited store is a race.
+  if (W.NumPendStores && (AnyGlobal || AnyLDS)) {
+    if (AnyGlobal)
+      M.flushOwnStores(W, Lo, Hi, false);
+    if (AnyLDS)
+      M.flushOwnStores(W, Lo, Hi, true);
+  }
+  if (M.Opt.RaceChecks && MI.Kind == MK::Load && (AnyGlobal || AnyLDS) &&
+      M.OtherPendStores(W)) {
+    uint32_t Len[64];
+    uint64_t GMask = 0, LMask = 0;
+    for (unsigned L = 0; L < 64; ++L) {
+      Len[L] = Total;
+      GMask |= uint64_t(Sp[L] == Space::Global) << L;
+      LMask |= uint64_t(Sp[L] == Space::LDS) << L;
+    }
+    if (AnyGlobal)
+      M.checkStoreRace(W, I, Addr, Len, Mask & GMask, false);
+    if (AnyLDS)
+      M.checkStoreRace(W, I, Addr, Len, Mask & LMask, true);
+  }
+
+  if (MI.Kind == MK::Load) {
+    PendingOp *Op = W.newOp();
+    Op->T = PendingOp::LoadV;
+    Op->Counters = Ctr;
+    Op->IsFLAT = IsFlat;
+    Op->IsLDS = Ctr == PendingOp::LGKM;
+    Op->Inst = I.Index;
+    Op->Exec = Mask;
+    Op->DstFile = 1;
+    Op->DstReg = uint16_t(W.slot(I.Def[0]));
+    Op->DstCount = MI.Dwords;
+    if (MI.D16) {
+      Op->DstMask = MI.D16 == 1 ? 0xffffu : 0xffff0000u;
+      Op->DstShift = MI.D16 == 1 ? 0 : 16;
+    }
+    uint32_t *Out = Op->Data;
+    if (!Mixed && Common == Space::LDS && MI.Bytes == 4) {
+      Workgroup &G = *W.WG;
+      bool Shadow = M.Opt.RaceChecks && !G.ShWriter.empty();
+      for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+        unsigned L = __builtin_ctzll(Bits);
+        uint64_t A = Addr[L];
+        if (A + Total <= G.LdsSize) {
+          const uint8_t *P = G.LDS.data() + A;
+          for (unsigned K = 0; K < MI.Dwords; ++K)
+            std::memcpy(&Out[K * 64 + L], P + 4 * K, 4);
+          if (Shadow)
+            M.ldsShadowRead(W, I, A, Total, int(L));
+        } else {
+          M.lds(W, I, A, Total, int(L)); // reports
+          for (unsigned K = 0; K < MI.Dwords; ++K)
+            Out[K * 64 + L] = 0;
+        }
+      }
+    } else if (!Mixed && Common == Space::Global && MI.Bytes == 4) {
+      for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+        unsigned L = __builtin_ctzll(Bits);
+        const uint8_t *P = cachedGlobal(W, Addr[L], Total, false);
+        if (P) {
+          for (unsigned K = 0; K < MI.Dwords; ++K)
+            std::memcpy(&Out[K * 64 + L], P + 4 * K, 4);
+        } else {
+          loadLane(W, I, MI, Space::Global, Addr[L], L, Out + L);
+        }
+      }
+    } else {
+      for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+        unsigned L = __builtin_ctzll(Bits);
+        if (Sp[L] == Space::LDS && M.Opt.RaceChecks)
+          M.ldsShadowRead(W, I, Addr[L], Total, int(L));
+        loadLane(W, I, MI, Sp[L], Addr[L], L, Out + L);
+      }
+    }
+    M.issue(W, Op);
+    return;
+  }
+
+  if (MI.Kind == MK::Store) {
+    PendingOp *Op = W.newOp();
+    Op->T = AnyLDS && !AnyGlobal ? PendingOp::LdsWrite : PendingOp::Store;
+    Op->Counters = Ctr;
+    Op->IsFLAT = IsFlat;
+    Op->IsLDS = Ctr == PendingOp::LGKM;
+    Op->Inst = I.Index;
+    Op->Exec = Mask;
+    const uint32_t *DReg[4] = {nullptr, nullptr, nullptr, nullptr};
+    if (Data->isVector())
+      for (unsigned K = 0; K < MI.Dwords && K < 4; ++K)
+        DReg[K] = W.vreg(*Data, K);
+    for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+      unsigned L = __builtin_ctzll(Bits);
+      uint8_t Buf[16];
+      unsigned Len;
+      if (MI.Bytes == 4) {
+        Len = 4 * MI.Dwords;
+        for (unsigned K = 0; K < MI.Dwords; ++K) {
+          uint32_t V = DReg[K] ? DReg[K][L] : dataDword(W, *Data, K, L);
+          std::memcpy(Buf + 4 * K, &V, 4);
+        }
+      } else {
+        uint32_t V = dataDword(W, *Data, 0, L);
+        if (MI.D16 == 2)
+          V >>= 16;
+        Len = MI.Bytes;
+        std::memcpy(Buf, &V, Len);
+      }
+      Space S = Sp[L];
+      if (S == Space::Drop)
+        continue;
+      if (S == Space::Scratch || (S == Space::LDS && AnyGlobal)) {
+        // Private memory is visible to its lane only: write now.
+        if (uint8_t *P = resolve(W, I, S, Addr[L], Len, true, int(L))) {
+          std::memcpy(P, Buf, Len);
+          if (S == Space::LDS && M.Opt.RaceChecks)
+            M.ldsShadowWrite(W, I.Index, Addr[L], Len);
+        }
+        continue;
+      }
+      if (S == Space::LDS) {
+        if (Addr[L] + Len <= W.WG->LdsSize ||
+            M.lds(W, I, Addr[L], Len, int(L)))
+          Op->addWrite(Addr[L], nullptr, Buf, Len);
+        continue;
+      }
+      uint8_t *P = cachedGlobal(W, Addr[L], Len, true);
+      if (!P)
+        P = resolve(W, I, Space::Global, Addr[L], Len, true, int(L));
+      if (P)
+        Op->addWrite(Addr[L], P, Buf, Len);
+      if (M.Stop)
+        break;
+    }
+    M.issue(W, Op);
+    return;
+  }
+
+  // Atomics: performed at issue, the old value returns late.
+  bool Rtn = I.Flags & FRtn;
+  PendingOp *Op = nullptr;
+  if (Rtn) {
+    Op = W.newOp();
+    Op->T = PendingOp::LoadV;
+    Op->Counters = Ctr;
+    Op->IsFLAT = IsFlat;
+    Op->IsLDS = Ctr == PendingOp::LGKM;
+    Op->Inst = I.Index;
+    Op->Exec = Mask;
+    Op->DstFile = 1;
+    Op->DstReg = uint16_t(W.slot(I.Def[0]));
+    Op->DstCount = MI.Wide ? 2 : 1;
+  } else {
+    Op = W.newOp();
+    Op->T = PendingOp::Nothing;
+    Op->Counters = Ctr;
+    Op->IsFLAT = IsFlat;
+    Op->IsLDS = Ctr == PendingOp::LGKM;
+    Op->Inst = I.Index;
+  }
+  bool CmpForm = MI.Op == AOp::CmpSwap || MI.Op == AOp::CmpSt ||
+                 MI.Op == AOp::MskOr;
+  unsigned DW = MI.Wide ? 2 : 1;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    uint64_t Src = dataDword(W, *Data, 0, L);
+    uint64_t Cmp = 0;
+    if (MI.Wide)
+      Src |= uint64_t(dataDword(W, *Data, 1, L)) << 32;
+    if (CmpForm) {
+      if (MI.Op == AOp::CmpSwap) { // vdata = {src, cmp}
+        Cmp = dataDword(W, *Data, DW, L);
+        if (MI.Wide)
+          Cmp |= uint64_t(dataDword(W, *Data, DW + 1, L)) << 32;
+      } else { // DS cmpst/mskor: data0 = cmp/mask, data1 = src
+        Cmp = Src;
+        const Operand &D1 = I.Src[2];
+        Src = dataDword(W, D1, 0, L);
+        if (MI.Wide)
+          Src |= uint64_t(dataDword(W, D1, 1, L)) << 32;
+      }
+    }
+    uint8_t *P = resolve(W, I, Sp[L], Addr[L], 4 * DW, true, int(L));
+    if (!P)
+      continue;
+    uint64_t Old = 0;
+    std::memcpy(&Old, P, 4 * DW);
+    uint64_t New = atomic64(MI.Op, Old, Src, Cmp, MI.Wide);
+    std::memcpy(P, &New, 4 * DW);
+    if (Rtn) {
+      Op->Data[L] = uint32_t(Old);
+      if (MI.Wide)
+        Op->Data[64 + L] = uint32_t(Old >> 32);
+    }
+  }
+  M.issue(W, Op);
+}
+
+//===----------------------------------------------------------------------===//
+// Address generation per family
+//===----------------------------------------------------------------------===//
+
+Space flatSpace(uint64_t A, uint64_t &Off) {
+  if (A >= SharedApertureBase && A < SharedApertureBase + ApertureSize) {
+    Off = A - SharedApertureBase;
+    return Space::LDS;
+  }
+  if (A >= PrivateApertureBase && A < PrivateApertureBase + ApertureSize) {
+    Off = A - PrivateApertureBase;
+    return Space::Scratch;
+  }
+  Off = A;
+  return Space::Global;
+}
+
+/// GLOBAL_*, FLAT_*, SCRATCH_* (ISA 10.1 addressing).
+void execFlatFamily(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  uint64_t Mask = W.exec();
+  alignas(64) uint64_t Addr[64];
+  Space Sp[64];
+  bool IsScratch = I.Flags & FIsScratch;
+  bool IsFlatSeg = I.Flags & FIsFLAT;
+  // GFX9 global/scratch offsets are 13-bit signed, flat ones 12-bit
+  // unsigned; the disassembler hands over the raw field.
+  int32_t Off = IsFlatSeg ? int32_t(I.Imm[0] & 0xfff)
+                          : int32_t(SignExtend64<13>(uint64_t(I.Imm[0])));
+  // Locate saddr (SGPR) and vaddr (the first VGPR unless it is the data of
+  // an SADDR-less store... the address always precedes the data).
+  int SIdx = -1, VIdx = -1;
+  for (unsigned K = 0; K < I.NumSrcs; ++K) {
+    if (I.Src[K].Kind == OpKind::SGPR && SIdx < 0)
+      SIdx = int(K);
+    else if (I.Src[K].isVector() && VIdx < 0)
+      VIdx = int(K);
+  }
+  bool HasVaddr = IsScratch ? (I.Flags & FOffen) : true;
+  if (!HasVaddr)
+    VIdx = -1;
+  const Operand *Data = nullptr;
+  if (MI.Kind != MK::Load) {
+    // Data: the vector source after vaddr (or the only one for scratch ST).
+    for (unsigned K = 0; K < I.NumSrcs; ++K)
+      if (I.Src[K].isVector() && int(K) != VIdx) {
+        Data = &I.Src[K];
+        break;
+      }
+    if (!Data) {
+      W.M->report(W, I, Violation::Unimplemented, -1,
+                  "memory instruction without a data operand");
+      return;
+    }
+  }
+  uint64_t SBase = 0;
+  if (SIdx >= 0)
+    SBase = I.Src[SIdx].Width >= 2 ? W.scalar64(I.Src[SIdx])
+                                   : W.scalar32(I.Src[SIdx]);
+  for (unsigned L = 0; L < 64; ++L) {
+    uint64_t V = 0;
+    if (VIdx >= 0) {
+      const Operand &O = I.Src[VIdx];
+      V = W.vreg(O, 0)[L];
+      if (!IsScratch && SIdx < 0) // 64-bit vaddr
+        V |= uint64_t(W.vreg(O, 1)[L]) << 32;
+    }
+    uint64_t A = SBase + V + int64_t(Off);
+    if (IsScratch) {
+      A += W.sreg64(SgprFlatScratch) * 0; // scratch base is per wave: 0
+      Addr[L] = uint32_t(A);
+      Sp[L] = Space::Scratch;
+    } else if (IsFlatSeg) {
+      Sp[L] = flatSpace(A, Addr[L]);
+    } else {
+      Addr[L] = A;
+      Sp[L] = Space::Global;
+    }
+  }
+  uint8_t Ctr = PendingOp::VM;
+  if (IsFlatSeg)
+    Ctr = PendingOp::VM | PendingOp::LGKM;
+  access(W, I, MI, Addr, Sp, Mask, Data, Ctr, IsFlatSeg);
+}
+
+/// BUFFER_* (MUBUF, ISA 9.1.5 "Buffer Addressing", 9.1.8 range checking).
+void execBuffer(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  uint64_t Mask = W.exec();
+  // Operands: [vdata (stores/atomics)], [vaddr], srsrc, soffset.
+  int RIdx = -1;
+  for (unsigned K = 0; K < I.NumSrcs; ++K)
+    if (I.Src[K].Kind == OpKind::SGPR && I.Src[K].Width == 4) {
+      RIdx = int(K);
+      break;
+    }
+  if (RIdx < 0 || unsigned(RIdx + 1) >= I.NumSrcs + 0u) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "buffer instruction without a resource descriptor");
+    return;
+  }
+  const Operand &Rsrc = I.Src[RIdx];
+  const Operand &SOff = I.Src[RIdx + 1];
+  const Operand *VAddr = nullptr;
+  const Operand *Data = nullptr;
+  bool UsesVaddr = I.Flags & (FOffen | FIdxen);
+  std::vector<const Operand *> Vecs;
+  for (int K = 0; K < RIdx; ++K)
+    if (I.Src[K].isVector())
+      Vecs.push_back(&I.Src[K]);
+  if (MI.Kind == MK::Load) {
+    if (UsesVaddr && !Vecs.empty())
+      VAddr = Vecs[0];
+  } else if (MI.Kind == MK::Atomic && (I.Flags & FRtn)) {
+    // The returning forms tie the data to the destination.
+    Data = &I.Def[0];
+    if (UsesVaddr && !Vecs.empty())
+      VAddr = Vecs[0];
+  } else {
+    if (!Vecs.empty())
+      Data = Vecs[0];
+    if (UsesVaddr && Vecs.size() > 1)
+      VAddr = Vecs[1];
+    if (!Data) {
+      W.M->report(W, I, Violation::Unimplemented, -1,
+                  "buffer store without data");
+      return;
+    }
+  }
+  uint32_t D0 = W.S[Rsrc.Reg & 127], D1 = W.S[(Rsrc.Reg + 1) & 127];
+  uint32_t NumRecords = W.S[(Rsrc.Reg + 2) & 127];
+  uint32_t D3 = W.S[(Rsrc.Reg + 3) & 127];
+  uint64_t Base = uint64_t(D0) | (uint64_t(D1 & 0xffff) << 32);
+  uint32_t Stride = (D1 >> 16) & 0x3fff;
+  bool Swizzle = (D1 >> 31) & 1;
+  bool AddTid = (D3 >> 23) & 1;
+  uint32_t SOffset = W.scalar32(SOff);
+  int32_t InstOff = int32_t(I.Imm[0]);
+  bool Offen = I.Flags & FOffen, Idxen = I.Flags & FIdxen;
+  alignas(64) uint64_t Addr[64];
+  Space Sp[64];
+  // The private-segment descriptor (swizzled, ADD_TID): per-lane private
+  // offset = (base + soffset) / 64 + offset (AMDGPUUsage "Private Segment
+  // Buffer": wave-scaled offsets).
+  if (Swizzle && AddTid) {
+    for (unsigned L = 0; L < 64; ++L) {
+      uint32_t V = (Offen && VAddr) ? W.vreg(*VAddr, 0)[L] : 0;
+      Addr[L] = ((Base + SOffset) / 64) + V + uint32_t(InstOff);
+      Sp[L] = Space::Scratch;
+    }
+    access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::VM, false);
+    return;
+  }
+  if (Swizzle || AddTid) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "swizzled / ADD_TID buffer addressing is only modelled for "
+                "the private segment descriptor");
+    return;
+  }
+  unsigned Total = MI.Kind == MK::Atomic ? (MI.Wide ? 8 : 4)
+                                         : (MI.Bytes == 4 ? 4 * MI.Dwords
+                                                          : MI.Bytes);
+  bool LdsDma = I.Flags & FLds;
+  // Range checks are per dword for multi-dword accesses; model them by
+  // issuing the instruction per dword when any lane straddles the limit.
+  for (unsigned L = 0; L < 64; ++L) {
+    uint32_t Index = 0, Offset = uint32_t(InstOff);
+    unsigned VK = 0;
+    if (Idxen && VAddr)
+      Index = W.vreg(*VAddr, VK++)[L];
+    if (Offen && VAddr)
+      Offset += W.vreg(*VAddr, VK)[L];
+    bool OOB;
+    if (Stride == 0)
+      OOB = uint64_t(Offset) + Total > NumRecords;
+    else
+      OOB = Index >= NumRecords;
+    Addr[L] = Base + SOffset + Offset + uint64_t(Index) * Stride;
+    Sp[L] = OOB ? Space::Drop : Space::Global;
+    // Partially out-of-range multi-dword loads/stores: handled below.
+    if (OOB && Stride == 0 && MI.Bytes == 4 && MI.Dwords > 1 &&
+        uint64_t(Offset) < NumRecords)
+      Sp[L] = Space::Global; // refined per dword
+  }
+  if (LdsDma) {
+    // LDS DMA: one dword per lane from memory to LDS at M0[15:0] +
+    // inst_offset + lane * 4 (ISA 9.1.9 "Buffer load to LDS").
+    if (MI.Bytes != 4 || MI.Dwords != 1) {
+      W.M->report(W, I, Violation::Unimplemented, -1,
+                  "LDS DMA of other than one dword per lane");
+      return;
+    }
+    Machine &M = *W.M;
+    PendingOp *Op = W.newOp();
+    Op->T = PendingOp::LdsDma;
+    Op->Counters = PendingOp::VM;
+    Op->Inst = I.Index;
+    Op->Exec = Mask;
+    uint32_t LdsBase = (W.S[SgprM0] & 0xffff) + uint32_t(InstOff);
+    for (unsigned L = 0; L < 64; ++L) {
+      if (!((Mask >> L) & 1))
+        continue;
+      uint32_t V = 0;
+      if (Sp[L] == Space::Global) {
+        if (uint8_t *P = M.global(W, I, Addr[L], 4, false, int(L)))
+          std::memcpy(&V, P, 4);
+      }
+      uint64_t LA = LdsBase + 4 * L;
+      if (M.lds(W, I, LA, 4, int(L)))
+        Op->addWrite(LA, nullptr, &V, 4);
+    }
+    M.issue(W, Op);
+    return;
+  }
+  // Per-dword refinement for partially out-of-range raw accesses.
+  if (Stride == 0 && MI.Bytes == 4 && MI.Dwords > 1 && MI.Kind != MK::Atomic) {
+    bool Partial = false;
+    for (unsigned L = 0; L < 64; ++L) {
+      if (!((Mask >> L) & 1) || Sp[L] != Space::Global)
+        continue;
+      uint64_t Off = Addr[L] - Base - SOffset;
+      if (Off + Total > NumRecords)
+        Partial = true;
+    }
+    if (Partial) {
+      // Split into single dwords with their own range check.
+      MemInfo One = MI;
+      One.Dwords = 1;
+      DInst Tmp = I;
+      PendingOp *Merged = nullptr;
+      (void)Merged;
+      for (unsigned K = 0; K < MI.Dwords; ++K) {
+        alignas(64) uint64_t A2[64];
+        Space S2[64];
+        for (unsigned L = 0; L < 64; ++L) {
+          A2[L] = Addr[L] + 4 * K;
+          uint64_t Off = A2[L] - Base - SOffset;
+          S2[L] = (Sp[L] == Space::Global && Off + 4 <= NumRecords)
+                      ? Space::Global
+                      : Space::Drop;
+        }
+        if (MI.Kind == MK::Load) {
+          Tmp.Def[0] = I.Def[0];
+          Tmp.Def[0].Reg = uint16_t(I.Def[0].Reg + K);
+          Tmp.Def[0].Width = 1;
+          access(W, Tmp, One, A2, S2, Mask, nullptr, PendingOp::VM, false);
+        } else {
+          Operand D = *Data;
+          D.Reg = uint16_t(D.Reg + K);
+          D.Width = 1;
+          access(W, Tmp, One, A2, S2, Mask, &D, PendingOp::VM, false);
+        }
+      }
+      return;
+    }
+  }
+  access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::VM, false);
+}
+
+/// DS_* (ISA 11: address = vaddr + offset; read2/write2 scale the two
+/// 8-bit offsets by the element size, ST64 by 64 elements).
+void execDS(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  uint64_t Mask = W.exec();
+  const Operand &AddrO = I.Src[0];
+  alignas(64) uint64_t Addr[64];
+  Space Sp[64];
+  uint32_t Off = uint32_t(I.Imm[0]) & 0xffff;
+  for (unsigned L = 0; L < 64; ++L) {
+    Addr[L] = uint32_t(W.vreg(AddrO)[L] + Off);
+    Sp[L] = Space::LDS;
+  }
+  const Operand *Data = I.NumSrcs > 1 ? &I.Src[1] : nullptr;
+  access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::LGKM, false);
+}
+
+/// DS_READ2/WRITE2 (and ST64) of 32- or 64-bit elements.
+template <bool Write, bool ST64> void execDS2(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  uint64_t Mask = W.exec();
+  unsigned ES = MI.Dwords == 2 ? 8 : 4; // element size
+  uint32_t O0 = uint32_t(I.Imm[0]) & 0xff, O1 = uint32_t(I.Imm[1]) & 0xff;
+  uint32_t Scale = ST64 ? 64 * ES : ES;
+  MemInfo One = MI;
+  alignas(64) uint64_t A0[64], A1[64];
+  Space Sp[64];
+  for (unsigned L = 0; L < 64; ++L) {
+    uint32_t Base = W.vreg(I.Src[0])[L];
+    A0[L] = uint32_t(Base + O0 * Scale);
+    A1[L] = uint32_t(Base + O1 * Scale);
+    Sp[L] = Space::LDS;
+  }
+  if (Write) {
+    access(W, I, One, A0, Sp, Mask, &I.Src[1], PendingOp::LGKM, false);
+    access(W, I, One, A1, Sp, Mask, &I.Src[2], PendingOp::LGKM, false);
+  } else {
+    DInst Tmp = I;
+    Tmp.Def[0].Width = uint8_t(MI.Dwords);
+    access(W, Tmp, One, A0, Sp, Mask, nullptr, PendingOp::LGKM, false);
+    Tmp.Def[0].Reg = uint16_t(I.Def[0].Reg + MI.Dwords);
+    access(W, Tmp, One, A1, Sp, Mask, nullptr, PendingOp::LGKM, false);
+  }
+}
+
+/// DS_BPERMUTE_B32 / DS_PERMUTE_B32 / DS_SWIZZLE_B32: cross-lane moves
+/// through the LDS crossbar (no LDS memory), returning through LGKM_CNT.
+template <int Kind> void execDSLane(Wave &W, const DInst &I) {
+  uint64_t Exec = W.exec();
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LoadV;
+  Op->Counters = PendingOp::LGKM;
+  Op->IsLDS = true;
+  Op->Inst = I.Index;
+  Op->Exec = Exec;
+  Op->DstFile = 1;
+  Op->DstReg = uint16_t(W.slot(I.Def[0]));
+  Op->DstCount = 1;
+  std::memset(Op->Data, 0, 64 * 4);
+  uint32_t Off = uint32_t(I.Imm[0]) & 0xffff;
+  if (Kind == 2) { // swizzle: src operand 0 is the data
+    const uint32_t *Dv = W.vreg(I.Src[0]);
+    for (unsigned L = 0; L < 64; ++L) {
+      unsigned S;
+      if (Off & 0x8000) { // quad permute mode
+        S = (L & ~3u) | ((Off >> (2 * (L & 3))) & 3);
+      } else { // bitmask mode within 32-lane halves
+        unsigned And = Off & 31, Or = (Off >> 5) & 31, Xor = (Off >> 10) & 31;
+        S = (L & 32) | ((((L & 31) & And) | Or) ^ Xor);
+      }
+      Op->Data[L] = ((Exec >> S) & 1) ? Dv[S] : 0;
+    }
+  } else {
+    const uint32_t *Av = W.vreg(I.Src[0]);
+    const uint32_t *Dv = W.vreg(I.Src[1]);
+    if (Kind == 0) { // bpermute: dst[l] = data[addr[l] / 4]
+      for (unsigned L = 0; L < 64; ++L) {
+        unsigned S = ((Av[L] + Off) >> 2) & 63;
+        Op->Data[L] = ((Exec >> S) & 1) ? Dv[S] : 0;
+      }
+    } else { // permute: dst[addr[l] / 4] = data[l]
+      for (unsigned L = 0; L < 64; ++L)
+        if ((Exec >> L) & 1)
+          Op->Data[((Av[L] + Off) >> 2) & 63] = Dv[L];
+    }
+  }
+  W.M->issue(W, Op);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar memory
+//===----------------------------------------------------------------------===//
+
+/// S_LOAD_*, S_BUFFER_LOAD_*, S_STORE_* (ISA 8.2: address = base + offset,
+/// dword aligned; buffer forms take base and size from a V#).
+template <bool IsBuffer, bool IsStore> void execSMEM(Wave &W, const DInst &I) {
+  Machine &M = *W.M;
+  unsigned N = I.Aux;
+  unsigned BIdx = IsStore ? 1 : 0;
+  const Operand &Base = I.Src[BIdx];
+  uint64_t BaseAddr;
+  uint64_t Limit = ~0ull;
+  if (IsBuffer) {
+    uint32_t D0 = W.S[Base.Reg & 127], D1 = W.S[(Base.Reg + 1) & 127];
+    BaseAddr = uint64_t(D0) | (uint64_t(D1 & 0xffff) << 32);
+    Limit = W.S[(Base.Reg + 2) & 127];
+  } else {
+    BaseAddr = W.scalar64(Base);
+  }
+  uint64_t Off = 0;
+  unsigned ImmIdx = 0;
+  if (I.Flags & FSaddr) {
+    Off = W.scalar32(I.Src[BIdx + 1]);
+    if (I.NumImms >= 2)
+      Off += uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
+  } else {
+    // GFX9 SMEM immediate offsets are 21-bit signed.
+    Off = uint64_t(SignExtend64<21>(uint64_t(I.Imm[ImmIdx])));
+  }
+  uint64_t Addr = (BaseAddr + Off) & ~3ull;
+  if (IsStore) {
+    PendingOp *Op = W.newOp();
+    Op->T = PendingOp::Store;
+    Op->Counters = PendingOp::LGKM;
+    Op->IsSMEM = true;
+    Op->Inst = I.Index;
+    for (unsigned K = 0; K < N; ++K) {
+      uint32_t V = W.S[(I.Src[0].Reg + K) & 127];
+      if (uint8_t *P = M.global(W, I, Addr + 4 * K, 4, true, -1))
+        Op->addWrite(Addr + 4 * K, P, &V, 4);
+    }
+    M.issue(W, Op);
+    return;
+  }
+  M.flushOwnStores(W, Addr, Addr + 4 * N, false);
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LoadS;
+  Op->Counters = PendingOp::LGKM;
+  Op->IsSMEM = true;
+  Op->Inst = I.Index;
+  Op->DstFile = 0;
+  Op->DstReg = I.Def[0].Reg;
+  Op->DstCount = uint8_t(N);
+  std::memset(Op->Data, 0, 4 * N);
+  for (unsigned K = 0; K < N; ++K) {
+    uint64_t A = Addr + 4 * K;
+    if (IsBuffer && (Off & ~3ull) + 4 * K + 4 > Limit)
+      continue; // out of range reads 0
+    if (uint8_t *P = M.global(W, I, A, 4, false, -1))
+      std::memcpy(&Op->Data[K], P, 4);
+  }
+  M.issue(W, Op);
+}
+
+/// S_ATOMIC_* (scalar atomics on global memory, ISA 8.3).
+void execSAtomic(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  Machine &M = *W.M;
+  bool Rtn = I.Flags & FRtn;
+  // Non-returning: sdata, sbase, soffset; returning: sbase, soffset (sdata
+  // is tied to the destination).
+  const Operand &Data = Rtn ? I.Def[0] : I.Src[0];
+  unsigned BIdx = Rtn ? 0 : 1;
+  uint64_t Base = W.scalar64(I.Src[BIdx]);
+  uint64_t Off = (I.Flags & FSaddr) ? W.scalar32(I.Src[BIdx + 1])
+                                    : uint64_t(int64_t(I.Imm[0]));
+  uint64_t A = (Base + Off) & ~3ull;
+  unsigned DW = MI.Wide ? 2 : 1;
+  uint64_t Src = W.S[Data.Reg & 127];
+  if (MI.Wide)
+    Src |= uint64_t(W.S[(Data.Reg + 1) & 127]) << 32;
+  uint64_t Cmp = 0;
+  if (MI.Op == AOp::CmpSwap) {
+    Cmp = W.S[(Data.Reg + DW) & 127];
+    if (MI.Wide)
+      Cmp |= uint64_t(W.S[(Data.Reg + DW + 1) & 127]) << 32;
+  }
+  M.flushOwnStores(W, A, A + 4 * DW, false);
+  uint64_t Old = 0;
+  if (uint8_t *P = M.global(W, I, A, 4 * DW, true, -1)) {
+    std::memcpy(&Old, P, 4 * DW);
+    uint64_t New = atomic64(MI.Op, Old, Src, Cmp, MI.Wide);
+    std::memcpy(P, &New, 4 * DW);
+  }
+  PendingOp *Op = W.newOp();
+  Op->Counters = PendingOp::LGKM;
+  Op->IsSMEM = true;
+  Op->Inst = I.Index;
+  if (Rtn) {
+    Op->T = PendingOp::LoadS;
+    Op->DstFile = 0;
+    Op->DstReg = I.Def[0].Reg;
+    Op->DstCount = uint8_t(DW);
+    Op->Data[0] = uint32_t(Old);
+    Op->Data[1] = uint32_t(Old >> 32);
+  }
+  M.issue(W, Op);
+}
+
+void execCacheNop(Wave &W, const DInst &) { W.M->ApproxBits |= AX_CACHE; }
+
+void execMemtime(Wave &W, const DInst &I) {
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LoadS;
+  Op->Counters = PendingOp::LGKM;
+  Op->IsSMEM = true;
+  Op->Inst = I.Index;
+  Op->DstFile = 0;
+  Op->DstReg = I.Def[0].Reg;
+  Op->DstCount = 2;
+  uint64_t T = W.M->R.Instructions + W.Clock;
+  Op->Data[0] = uint32_t(T);
+  Op->Data[1] = uint32_t(T >> 32);
+  W.M->issue(W, Op);
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+std::vector<std::unique_ptr<MemInfo>> &infos() {
+  static std::vector<std::unique_ptr<MemInfo>> V;
+  return V;
+}
+
+const MemInfo *info(MemInfo M) {
+  infos().push_back(std::make_unique<MemInfo>(M));
+  return infos().back().get();
+}
+
+struct ElemName {
+  const char *Suffix;
+  uint8_t Bytes, Dwords;
+  bool Signed;
+  uint8_t D16;
+};
+const ElemName LoadElems[] = {
+    {"DWORD", 4, 1, false, 0},        {"DWORDX2", 4, 2, false, 0},
+    {"DWORDX3", 4, 3, false, 0},      {"DWORDX4", 4, 4, false, 0},
+    {"UBYTE", 1, 1, false, 0},        {"SBYTE", 1, 1, true, 0},
+    {"USHORT", 2, 1, false, 0},       {"SSHORT", 2, 1, true, 0},
+    {"SHORT_D16", 2, 1, false, 1},    {"SHORT_D16_HI", 2, 1, false, 2},
+    {"UBYTE_D16", 1, 1, false, 1},    {"UBYTE_D16_HI", 1, 1, false, 2},
+    {"SBYTE_D16", 1, 1, true, 1},     {"SBYTE_D16_HI", 1, 1, true, 2},
+};
+const ElemName StoreElems[] = {
+    {"DWORD", 4, 1, false, 0},   {"DWORDX2", 4, 2, false, 0},
+    {"DWORDX3", 4, 3, false, 0}, {"DWORDX4", 4, 4, false, 0},
+    {"BYTE", 1, 1, false, 0},    {"SHORT", 2, 1, false, 0},
+    {"BYTE_D16_HI", 1, 1, false, 2}, {"SHORT_D16_HI", 2, 1, false, 2},
+};
+struct AtomicName {
+  const char *Name;
+  AOp Op;
+};
+const AtomicName Atomics[] = {
+    {"SWAP", AOp::Swap},   {"CMPSWAP", AOp::CmpSwap}, {"ADD", AOp::Add},
+    {"SUB", AOp::Sub},     {"SMIN", AOp::SMin},       {"UMIN", AOp::UMin},
+    {"SMAX", AOp::SMax},   {"UMAX", AOp::UMax},       {"AND", AOp::And},
+    {"OR", AOp::Or},       {"XOR", AOp::Xor},         {"INC", AOp::Inc},
+    {"DEC", AOp::Dec},
+};
+
+} // namespace
+
+void emu::registerVMEM(SemRegistry &R) {
+  const char *Prefixes[] = {"GLOBAL", "FLAT", "SCRATCH", "BUFFER"};
+  for (const char *Pf : Prefixes) {
+    bool Buf = StringRef(Pf) == "BUFFER";
+    ExecFn Fn = Buf ? execBuffer : execFlatFamily;
+    for (const ElemName &E : LoadElems) {
+      std::string N = std::string(Pf) + "_LOAD_" + E.Suffix;
+      R.add(N, SemEntry{Fn, info({MK::Load, E.Bytes, E.Dwords, E.Signed,
+                                  E.D16}),
+                        FIsVMEM});
+    }
+    for (const ElemName &E : StoreElems) {
+      std::string N = std::string(Pf) + "_STORE_" + E.Suffix;
+      R.add(N, SemEntry{Fn, info({MK::Store, E.Bytes, E.Dwords, E.Signed,
+                                  E.D16}),
+                        FIsVMEM});
+    }
+    if (StringRef(Pf) == "SCRATCH")
+      continue;
+    for (const AtomicName &A : Atomics)
+      for (bool Wide : {false, true}) {
+        std::string N = std::string(Pf) + "_ATOMIC_" + A.Name +
+                        (Wide ? "_X2" : "");
+        MemInfo MI{MK::Atomic, 4, uint8_t(Wide ? 2 : 1)};
+        MI.Op = A.Op;
+        MI.Wide = Wide;
+        R.add(N, SemEntry{Fn, info(MI), FIsVMEM});
+      }
+    struct FA {
+      const char *N;
+      AOp Op;
+      bool Wide;
+    };
+    for (FA F : {FA{"ADD_F32", AOp::AddF32, false},
+                 FA{"PK_ADD_F16", AOp::PkAddF16, false},
+                 FA{"PK_ADD_BF16", AOp::PkAddBF16, false},
+                 FA{"ADD_F64", AOp::AddF64, true},
+                 FA{"MIN_F64", AOp::MinF64, true},
+                 FA{"MAX_F64", AOp::MaxF64, true}}) {
+      MemInfo MI{MK::Atomic, 4, uint8_t(F.Wide ? 2 : 1)};
+      MI.Op = F.Op;
+      MI.Wide = F.Wide;
+      R.add(std::string(Pf) + "_ATOMIC_" + F.N, SemEntry{Fn, info(MI), FIsVMEM});
+    }
+  }
+  SemEntry Nop{execCacheNop};
+  R.add("BUFFER_WBL2", Nop);
+  R.add("BUFFER_INV", Nop);
+  R.add("BUFFER_WBINVL1", Nop);
+  R.add("BUFFER_WBINVL1_VOL", Nop);
+}
+
+void emu::registerDS(SemRegistry &R) {
+  struct DSName {
+    const char *N;
+    MK K;
+    uint8_t Bytes, Dwords;
+    bool Signed;
+    uint8_t D16;
+  };
+  const DSName Plain[] = {
+      {"DS_READ_B32", MK::Load, 4, 1, false, 0},
+      {"DS_READ_B64", MK::Load, 4, 2, false, 0},
+      {"DS_READ_B96", MK::Load, 4, 3, false, 0},
+      {"DS_READ_B128", MK::Load, 4, 4, false, 0},
+      {"DS_READ_U8", MK::Load, 1, 1, false, 0},
+      {"DS_READ_I8", MK::Load, 1, 1, true, 0},
+      {"DS_READ_U16", MK::Load, 2, 1, false, 0},
+      {"DS_READ_I16", MK::Load, 2, 1, true, 0},
+      {"DS_READ_U8_D16", MK::Load, 1, 1, false, 1},
+      {"DS_READ_U8_D16_HI", MK::Load, 1, 1, false, 2},
+      {"DS_READ_I8_D16", MK::Load, 1, 1, true, 1},
+      {"DS_READ_I8_D16_HI", MK::Load, 1, 1, true, 2},
+      {"DS_READ_U16_D16", MK::Load, 2, 1, false, 1},
+      {"DS_READ_U16_D16_HI", MK::Load, 2, 1, false, 2},
+      {"DS_WRITE_B32", MK::Store, 4, 1, false, 0},
+      {"DS_WRITE_B64", MK::Store, 4, 2, false, 0},
+      {"DS_WRITE_B96", MK::Store, 4, 3, false, 0},
+      {"DS_WRITE_B128", MK::Store, 4, 4, false, 0},
+      {"DS_WRITE_B8", MK::Store, 1, 1, false, 0},
+      {"DS_WRITE_B16", MK::Store, 2, 1, false, 0},
+      {"DS_WRITE_B8_D16_HI", MK::Store, 1, 1, false, 2},
+      {"DS_WRITE_B16_D16_HI", MK::Store, 2, 1, false, 2},
+  };
+  for (const DSName &D : Plain)
+    R.add(D.N, SemEntry{execDS,
+                        info({D.K, D.Bytes, D.Dwords, D.Signed, D.D16}),
+                        FIsDS});
+  R.add("DS_READ2_B32", SemEntry{execDS2<false, false>,
+                                 info({MK::Load, 4, 1}), FIsDS});
+  R.add("DS_READ2_B64", SemEntry{execDS2<false, false>,
+                                 info({MK::Load, 4, 2}), FIsDS});
+  R.add("DS_READ2ST64_B32", SemEntry{execDS2<false, true>,
+                                     info({MK::Load, 4, 1}), FIsDS});
+  R.add("DS_READ2ST64_B64", SemEntry{execDS2<false, true>,
+                                     info({MK::Load, 4, 2}), FIsDS});
+  R.add("DS_WRITE2_B32", SemEntry{execDS2<true, false>,
+                                  info({MK::Store, 4, 1}), FIsDS});
+  R.add("DS_WRITE2_B64", SemEntry{execDS2<true, false>,
+                                  info({MK::Store, 4, 2}), FIsDS});
+  R.add("DS_WRITE2ST64_B32", SemEntry{execDS2<true, true>,
+                                      info({MK::Store, 4, 1}), FIsDS});
+  R.add("DS_WRITE2ST64_B64", SemEntry{execDS2<true, true>,
+                                      info({MK::Store, 4, 2}), FIsDS});
+  R.add("DS_BPERMUTE_B32", SemEntry{execDSLane<0>, nullptr, FIsDS});
+  R.add("DS_PERMUTE_B32", SemEntry{execDSLane<1>, nullptr, FIsDS});
+  R.add("DS_SWIZZLE_B32", SemEntry{execDSLane<2>, nullptr, FIsDS});
+  struct DSA {
+    const char *N;
+    AOp Op;
+  };
+  const DSA DsAtomics[] = {
+      {"ADD", AOp::Add},     {"SUB", AOp::Sub},     {"RSUB", AOp::Rsub},
+      {"INC", AOp::Inc},     {"DEC", AOp::Dec},     {"MIN_I32", AOp::SMin},
+      {"MAX_I32", AOp::SMax}, {"MIN_U32", AOp::UMin}, {"MAX_U32", AOp::UMax},
+      {"AND", AOp::And},     {"OR", AOp::Or},       {"XOR", AOp::Xor},
+      {"MSKOR", AOp::MskOr}, {"WRXCHG", AOp::Swap}, {"CMPST", AOp::CmpSt},
+      {"ADD_F32", AOp::AddF32}, {"MIN_F32", AOp::MinF32},
+      {"MAX_F32", AOp::MaxF32}, {"PK_ADD_F16", AOp::PkAddF16},
+      {"PK_ADD_BF16", AOp::PkAddBF16}, {"ADD_F64", AOp::AddF64},
+      {"MIN_F64", AOp::MinF64}, {"MAX_F64", AOp::MaxF64},
+      {"MIN_I64", AOp::SMin}, {"MAX_I64", AOp::SMax}, {"MIN_U64", AOp::UMin},
+      {"MAX_U64", AOp::UMax}, {"ADD_U64", AOp::Add}, {"SUB_U64", AOp::Sub},
+      {"AND_B64", AOp::And}, {"OR_B64", AOp::Or}, {"XOR_B64", AOp::Xor},
+      {"INC_U64", AOp::Inc}, {"DEC_U64", AOp::Dec},
+      {"WRXCHG_RTN_B64", AOp::Swap},
+  };
+  for (const DSA &A : DsAtomics) {
+    std::string Base = A.N;
+    bool Wide = StringRef(Base).ends_with("64");
+    // Width suffixes: "ADD" -> DS_ADD_U32, "AND" -> DS_AND_B32 ...
+    std::string N32, NRtn;
+    auto Reg = [&](const std::string &Name, bool Rtn) {
+      MemInfo MI{MK::Atomic, 4, uint8_t(Wide ? 2 : 1)};
+      MI.Op = A.Op;
+      MI.Wide = Wide;
+      R.add(Name, SemEntry{execDS, info(MI), FIsDS | (Rtn ? FRtn : 0u)});
+    };
+    if (StringRef(Base).contains('_')) {
+      Reg("DS_" + Base, false);
+      StringRef B(Base);
+      auto [Op, Ty] = B.rsplit('_');
+      Reg(("DS_" + Op + "_RTN_" + Ty).str(), true);
+    } else {
+      const char *Ty = (A.Op == AOp::Add || A.Op == AOp::Sub ||
+                        A.Op == AOp::Rsub || A.Op == AOp::Inc ||
+                        A.Op == AOp::Dec)
+                           ? "U32"
+                           : "B32";
+      Reg("DS_" + Base + "_" + Ty, false);
+      Reg("DS_" + Base + "_RTN_" + Ty, true);
+    }
+  }
+  R.add("DS_NOP", SemEntry{[](Wave &, const DInst &) {}, nullptr, FIsDS});
+}
+
+void emu::registerSMEM(SemRegistry &R) {
+  struct SN {
+    const char *N;
+    unsigned Dw;
+  };
+  for (SN S : {SN{"DWORD", 1}, SN{"DWORDX2", 2}, SN{"DWORDX4", 4},
+               SN{"DWORDX8", 8}, SN{"DWORDX16", 16}}) {
+    SemEntry L{execSMEM<false, false>, nullptr, FIsSMEM, S.Dw};
+    R.add(std::string("S_LOAD_") + S.N, L);
+    SemEntry BL{execSMEM<true, false>, nullptr, FIsSMEM, S.Dw};
+    R.add(std::string("S_BUFFER_LOAD_") + S.N, BL);
+    if (S.Dw <= 4) {
+      SemEntry St{execSMEM<false, true>, nullptr, FIsSMEM, S.Dw};
+      R.add(std::string("S_STORE_") + S.N, St);
+    }
+  }
+  for (const AtomicName &A : Atomics)
+    for (bool Wide : {false, true}) {
+      MemInfo MI{MK::Atomic, 4, uint8_t(Wide ? 2 : 1)};
+      MI.Op = A.Op;
+      MI.Wide = Wide;
+      std::string N = std::string("S_ATOMIC_") + A.Name + (Wide ? "_X2" : "");
+      R.add(N, SemEntry{execSAtomic, info(MI), FIsSMEM});
+    }
+  SemEntry Nop{execCacheNop};
+  R.add("S_DCACHE_WB", Nop);
+  R.add("S_DCACHE_INV", Nop);
+  R.add("S_DCACHE_WB_VOL", Nop);
+  R.add("S_DCACHE_INV_VOL", Nop);
+  R.add("S_MEMTIME", SemEntry{execMemtime, nullptr, FIsSMEM});
+  R.add("S_MEMREALTIME", SemEntry{execMemtime, nullptr, FIsSMEM});
+}

@@ -1,0 +1,281 @@
+//===- VALU.h - Operand plumbing shared by the vector ALU handlers -*- C++ -*-//
+//
+// Every vector ALU handler computes 64 lanes from up to three sources into a
+// lane array and hands it to a store helper. The helpers implement what
+// the encodings add around the operation (ISA chapter 6 "Vector ALU
+// Operations" and 6.1-6.5):
+//  - scalar and constant sources are broadcast;
+//  - input modifiers neg/abs on float sources (VOP3/SDWA/DPP);
+//  - DPP (6.2 "Data Parallel Processing"): src0 read from another lane,
+//    row/bank masks, bound_ctrl;
+//  - SDWA (6.3): byte/word selection of sources and of the destination;
+//  - output modifiers omod and clamp on float results;
+//  - EXEC masking.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_LIB_EMULATOR_VALU_H
+#define ASMEVO_LIB_EMULATOR_VALU_H
+
+#include "Float.h"
+#include "Machine.h"
+#include <cmath>
+
+namespace asmevo {
+namespace emu {
+
+/// How a source is interpreted (for modifiers and 64-bit assembly).
+enum class Ty : uint8_t { B32, F32, F16, B64, F64, I32x, U16, I16 };
+
+constexpr bool is64(Ty T) { return T == Ty::B64 || T == Ty::F64; }
+
+using Lanes32 = uint32_t[64];
+using Lanes64 = uint64_t[64];
+
+/// Lanes that DPP lets write, computed by dppSource (exec excluded).
+uint64_t dppWriteMask(const DInst &I);
+/// Reads src0 through the DPP lane permutation into \p Out; lanes whose
+/// source is invalid are cleared from \p Mask unless bound_ctrl reads 0.
+void dppPermute(const DInst &I, const uint32_t *Src, uint32_t *Out,
+                uint64_t Exec, uint64_t &Mask);
+
+/// SDWA source select (sel 0-3 bytes, 4-5 words, 6 dword).
+inline uint32_t sdwaSel(uint32_t V, unsigned Sel, bool Sext) {
+  switch (Sel) {
+  case 0: case 1: case 2: case 3: {
+    uint32_t B = (V >> (8 * Sel)) & 0xff;
+    return Sext ? uint32_t(int32_t(int8_t(B))) : B;
+  }
+  case 4: case 5: {
+    uint32_t H = (V >> (16 * (Sel - 4))) & 0xffff;
+    return Sext ? uint32_t(int32_t(int16_t(H))) : H;
+  }
+  default:
+    return V;
+  }
+}
+
+inline uint32_t applyMods32(uint32_t V, uint8_t Mods, Ty T) {
+  if (T == Ty::F32) {
+    if (Mods & ModAbs)
+      V &= 0x7fffffffu;
+    if (Mods & ModNeg)
+      V ^= 0x80000000u;
+  } else if (T == Ty::F16) {
+    if (Mods & ModAbs)
+      V &= 0x7fffu;
+    if (Mods & ModNeg)
+      V ^= 0x8000u;
+  }
+  return V;
+}
+
+/// A 32-bit source as 64 lanes. May return a register row directly.
+inline const uint32_t *src32(Wave &W, const DInst &I, unsigned K, Ty T,
+                             uint32_t *Buf, uint64_t &Mask) {
+  const Operand &O = I.Src[K];
+  const uint32_t *P;
+  if (O.isVector()) {
+    P = W.vreg(O);
+  } else {
+    uint32_t V = W.scalar32(O);
+    for (unsigned L = 0; L < 64; ++L)
+      Buf[L] = V;
+    P = Buf;
+  }
+  if (I.E == Enc::Native || I.E == Enc::E32 || I.E == Enc::E64) {
+    // VOP3 op_sel on 16-bit operands selects the high half.
+    if (!(O.Mods & ~ModOpSel1))
+      return P;
+    if ((O.Mods & ModOpSel0) && (T == Ty::F16 || T == Ty::U16 ||
+                                 T == Ty::I16)) {
+      for (unsigned L = 0; L < 64; ++L)
+        Buf[L] = P[L] >> 16;
+      P = Buf;
+    }
+    if (!(O.Mods & (ModNeg | ModAbs)))
+      return P;
+    for (unsigned L = 0; L < 64; ++L)
+      Buf[L] = applyMods32(P[L], O.Mods, T);
+    return Buf;
+  }
+  if (I.E == Enc::DPP) {
+    if (K == 0) {
+      alignas(64) uint32_t Tmp[64];
+      dppPermute(I, P, Tmp, W.exec(), Mask);
+      std::memcpy(Buf, Tmp, sizeof(Tmp));
+      P = Buf;
+    }
+    if (O.Mods & (ModNeg | ModAbs)) {
+      for (unsigned L = 0; L < 64; ++L)
+        Buf[L] = applyMods32(P[L], O.Mods, T);
+      P = Buf;
+    }
+    return P;
+  }
+  // SDWA.
+  if (K < 2) {
+    bool IsFloat = T == Ty::F32 || T == Ty::F16;
+    bool Sext = !IsFloat && (O.Mods & ModNeg);
+    unsigned Sel = I.SrcSel[K];
+    if (Sel != 6 || Sext || (IsFloat && (O.Mods & (ModNeg | ModAbs)))) {
+      for (unsigned L = 0; L < 64; ++L) {
+        uint32_t V = sdwaSel(P[L], Sel, Sext);
+        Buf[L] = IsFloat ? applyMods32(V, O.Mods, T) : V;
+      }
+      P = Buf;
+    }
+  }
+  return P;
+}
+
+/// A 64-bit source (register pair, 64-bit constant, or 32-bit value
+/// zero-extended when \p T is 32-bit).
+inline void src64(Wave &W, const DInst &I, unsigned K, Ty T, uint64_t *Out) {
+  const Operand &O = I.Src[K];
+  if (!is64(T)) {
+    uint64_t Mask = ~0ull;
+    alignas(64) uint32_t Buf[64];
+    const uint32_t *P = src32(W, I, K, T, Buf, Mask);
+    for (unsigned L = 0; L < 64; ++L)
+      Out[L] = P[L];
+    return;
+  }
+  if (O.isVector()) {
+    const uint32_t *Lo = W.vreg(O, 0), *Hi = W.vreg(O, 1);
+    for (unsigned L = 0; L < 64; ++L)
+      Out[L] = uint64_t(Lo[L]) | (uint64_t(Hi[L]) << 32);
+  } else {
+    uint64_t V;
+    if (O.Kind == OpKind::Imm && O.Width != 2)
+      V = O.Imm;
+    else
+      V = W.scalar64(O);
+    for (unsigned L = 0; L < 64; ++L)
+      Out[L] = V;
+  }
+  if (T == Ty::F64 && (O.Mods & (ModNeg | ModAbs))) {
+    for (unsigned L = 0; L < 64; ++L) {
+      if (O.Mods & ModAbs)
+        Out[L] &= ~(1ull << 63);
+      if (O.Mods & ModNeg)
+        Out[L] ^= 1ull << 63;
+    }
+  }
+}
+
+/// omod and clamp on f32 results (ISA 6.1.4, "Output Modifiers"); clamp
+/// maps NaN to 0 when DX10_CLAMP is set.
+inline void outMods32(Wave &W, const DInst &I, uint32_t *R) {
+  if (I.Omod) {
+    float Mul = I.Omod == 1 ? 2.0f : I.Omod == 2 ? 4.0f : 0.5f;
+    for (unsigned L = 0; L < 64; ++L)
+      R[L] = asU(asF(R[L]) * Mul);
+  }
+  if (I.Clamp) {
+    bool Dx10 = (W.Mode >> 8) & 1;
+    for (unsigned L = 0; L < 64; ++L) {
+      float F = asF(R[L]);
+      if (std::isnan(F))
+        F = Dx10 ? 0.0f : F;
+      else
+        F = std::fmin(std::fmax(F, 0.0f), 1.0f);
+      R[L] = asU(F);
+    }
+  }
+}
+
+inline void outMods16(Wave &W, const DInst &I, uint32_t *R) {
+  if (!I.Omod && !I.Clamp)
+    return;
+  for (unsigned L = 0; L < 64; ++L) {
+    float F = f16ToF32(uint16_t(R[L]));
+    if (I.Omod)
+      F *= I.Omod == 1 ? 2.0f : I.Omod == 2 ? 4.0f : 0.5f;
+    if (I.Clamp)
+      F = std::isnan(F) ? (((W.Mode >> 8) & 1) ? 0.0f : F)
+                        : std::fmin(std::fmax(F, 0.0f), 1.0f);
+    R[L] = f32ToF16(F);
+  }
+}
+
+inline void outMods64(Wave &W, const DInst &I, uint64_t *R) {
+  if (!I.Omod && !I.Clamp)
+    return;
+  for (unsigned L = 0; L < 64; ++L) {
+    double F = asD(R[L]);
+    if (I.Omod)
+      F *= I.Omod == 1 ? 2.0 : I.Omod == 2 ? 4.0 : 0.5;
+    if (I.Clamp)
+      F = std::isnan(F) ? (((W.Mode >> 8) & 1) ? 0.0 : F)
+                        : std::fmin(std::fmax(F, 0.0), 1.0);
+    R[L] = asU64(F);
+  }
+}
+
+/// Writes a 32-bit result to the VGPR destination under \p Mask.
+inline void store32(Wave &W, const DInst &I, const uint32_t *R,
+                    uint64_t Mask) {
+  uint32_t *D = W.vreg(I.Def[0]);
+  if (I.E == Enc::SDWA && (I.DstSel != 6 || I.DstUnused != 0)) {
+    unsigned Sel = I.DstSel;
+    for (unsigned L = 0; L < 64; ++L) {
+      if (!((Mask >> L) & 1))
+        continue;
+      uint32_t V = R[L], Old = D[L], Out;
+      unsigned Shift = Sel < 4 ? 8 * Sel : Sel < 6 ? 16 * (Sel - 4) : 0;
+      unsigned Bits = Sel < 4 ? 8 : Sel < 6 ? 16 : 32;
+      uint32_t FMask = Bits == 32 ? ~0u : ((1u << Bits) - 1) << Shift;
+      uint32_t Field = (V << Shift) & FMask;
+      if (I.DstUnused == 2) { // preserve
+        Out = (Old & ~FMask) | Field;
+      } else if (I.DstUnused == 1 && Bits < 32) { // sign-extend upward
+        Out = Field;
+        if ((V >> (Bits - 1)) & 1)
+          Out |= ~((1u << (Shift + Bits)) - 1);
+      } else {
+        Out = Field;
+      }
+      D[L] = Out;
+    }
+    return;
+  }
+  if (Mask == AllLanes) {
+    std::memcpy(D, R, 64 * 4);
+    return;
+  }
+  for (unsigned L = 0; L < 64; ++L)
+    D[L] = ((Mask >> L) & 1) ? R[L] : D[L];
+}
+
+inline void store64(Wave &W, const DInst &I, const uint64_t *R,
+                    uint64_t Mask) {
+  uint32_t *Lo = W.vreg(I.Def[0], 0), *Hi = W.vreg(I.Def[0], 1);
+  for (unsigned L = 0; L < 64; ++L)
+    if ((Mask >> L) & 1) {
+      Lo[L] = uint32_t(R[L]);
+      Hi[L] = uint32_t(R[L] >> 32);
+    }
+}
+
+/// A lane mask result (VOPC, carry-out) to an SGPR pair or VCC.
+inline void storeMask(Wave &W, const Operand &D, uint64_t V) {
+  W.writeScalar64(D, V);
+}
+
+/// The exec mask an instruction runs under, narrowed by DPP's masks.
+inline uint64_t activeMask(Wave &W, const DInst &I) {
+  uint64_t E = W.exec();
+  if (I.E == Enc::DPP)
+    E &= dppWriteMask(I);
+  return E;
+}
+
+/// Float helpers with the hardware's IEEE-mode min/max (a quiet NaN input
+/// loses against a number: ISA V_MIN_F32 "IEEE mode").
+inline float fminIEEE(float A, float B) { return std::fmin(A, B); }
+inline float fmaxIEEE(float A, float B) { return std::fmax(A, B); }
+
+} // namespace emu
+} // namespace asmevo
+
+#endif

@@ -1,0 +1,26 @@
+//===- Commands.h - asmevo-verify subcommands ------------------*- C++ -*-===//
+//
+// Each subcommand lives in its own file with its options registered on its
+// llvm::cl::SubCommand; main() dispatches to the one the user named.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_TOOLS_ASMEVO_VERIFY_COMMANDS_H
+#define ASMEVO_TOOLS_ASMEVO_VERIFY_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace asmevo {
+namespace verify_tool {
+
+extern llvm::cl::SubCommand RunCmd;
+/// asmevo-verify run: exit status 0 clean, 1 violations, 2 error.
+int runCommand();
+
+extern llvm::cl::SubCommand CoverageCmd;
+/// asmevo-verify coverage: instruction coverage of a corpus.
+int coverageCommand();
+
+} // namespace verify_tool
+} // namespace asmevo
+
+#endif

@@ -1,0 +1,31 @@
+//===- asmevo-verify.cpp - The runtime verification tool ------------------===//
+//
+// asmevo-verify run K.co --spec launch.yaml [--input NAME=FILE ...]
+//                       [--output-dir DIR]
+//   runs the launches of a spec in the built-in emulator and writes every
+//   output buffer.
+// asmevo-verify coverage [OBJECTS...]
+//   prints how many of the instructions in the given code objects (default:
+//   the corpus mnemonic list) the emulator implements.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace asmevo::verify_tool;
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "AsmEvo runtime verification tool\n");
+  if (RunCmd)
+    return runCommand();
+  if (CoverageCmd)
+    return coverageCommand();
+  WithColor::error(errs(), "asmevo-verify")
+      << "no subcommand given (try 'asmevo-verify run --help')\n";
+  return 2;
+}
