@@ -93,9 +93,17 @@ InstrRecord InstrRecord::fromMCInst(const MCInst &MI, const ISAFacts &Facts) {
 const RegAccess *InstrRecord::storeData() const {
   if (!F->MayStore)
     return nullptr;
-  unsigned Idx = F->is(ic::Buffer) ? NumDefs : NumDefs + 1;
-  const RegAccess *A = operand(Idx);
-  return A && isVectorSlot(A->Slots.First) ? A : nullptr;
+  if (F->is(ic::Buffer)) {
+    const RegAccess *A = operand(NumDefs);
+    return A && isVectorSlot(A->Slots.First) ? A : nullptr;
+  }
+  // FLAT/global/scratch: vaddr (absent in scratch "off" forms) comes before
+  // vdata, so the data is the last explicit vector use.
+  const RegAccess *Data = nullptr;
+  for (const RegAccess &A : Regs)
+    if (!A.Def && !A.Implicit && isVectorSlot(A.Slots.First))
+      Data = &A;
+  return Data;
 }
 
 bool InstrRecord::hasSOffsetReg() const {

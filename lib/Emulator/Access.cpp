@@ -92,6 +92,37 @@ void Machine::ldsShadowRead(Wave &W, const DInst &I, uint64_t Off,
   }
 }
 
+void Machine::ldsShadowReadLanes(Wave &W, const DInst &I, const uint64_t *Addr,
+                                 uint64_t Mask, uint32_t Len) {
+  Workgroup &G = *W.WG;
+  uint32_t E = G.Epoch, Me = W.Id + 1;
+  uint32_t REpoch = (E & 0xffff) << 16, Bit = 1u << (W.Id & 15);
+  uint64_t Size = G.ShWriter.size();
+  uint32_t *Wr = G.ShWriter.data(), *Rd = G.ShRead.data();
+  uint64_t PrevD0 = ~0ull, PrevD1 = 0;
+  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+    unsigned L = __builtin_ctzll(Bits);
+    uint64_t D0 = Addr[L] / 4, D1 = std::min<uint64_t>((Addr[L] + Len + 3) / 4,
+                                                       Size);
+    if (D0 >= PrevD0 && D1 <= PrevD1)
+      continue; // same dwords as the previous lane (broadcast reads)
+    PrevD0 = D0;
+    PrevD1 = D1;
+    for (uint64_t D = D0; D < D1; ++D) {
+      uint32_t X = Wr[D];
+      if ((X >> 6) == E && (X & 63) != Me) {
+        report(W, I, Violation::LdsRace, int(L),
+               "reads LDS offset " + Twine(D * 4) + " written by wave " +
+                   Twine((X & 63) - 1) +
+                   " with no s_barrier in between (missing barrier)");
+        return;
+      }
+      uint32_t R = Rd[D];
+      Rd[D] = ((R & 0xffff0000u) == REpoch ? R : REpoch) | Bit;
+    }
+  }
+}
+
 void Machine::ldsShadowWrite(Wave &W, uint32_t InstIdx, uint64_t Off,
                              uint32_t Len) {
   Workgroup &G = *W.WG;

@@ -242,7 +242,7 @@ void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
     uint32_t *Out = Op->Data;
     if (!Mixed && Common == Space::LDS && MI.Bytes == 4) {
       Workgroup &G = *W.WG;
-      bool Shadow = M.Opt.RaceChecks && !G.ShWriter.empty();
+      uint64_t InRange = 0;
       for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
         unsigned L = __builtin_ctzll(Bits);
         uint64_t A = Addr[L];
@@ -250,14 +250,15 @@ void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
           const uint8_t *P = G.LDS.data() + A;
           for (unsigned K = 0; K < MI.Dwords; ++K)
             std::memcpy(&Out[K * 64 + L], P + 4 * K, 4);
-          if (Shadow)
-            M.ldsShadowRead(W, I, A, Total, int(L));
+          InRange |= 1ull << L;
         } else {
           M.lds(W, I, A, Total, int(L)); // reports
           for (unsigned K = 0; K < MI.Dwords; ++K)
             Out[K * 64 + L] = 0;
         }
       }
+      if (M.Opt.RaceChecks && !G.ShWriter.empty())
+        M.ldsShadowReadLanes(W, I, Addr, InRange, Total);
     } else if (!Mixed && Common == Space::Global && MI.Bytes == 4) {
       for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
         unsigned L = __builtin_ctzll(Bits);

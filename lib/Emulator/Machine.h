@@ -254,6 +254,9 @@ struct Machine {
   void ldsShadowRead(Wave &W, const DInst &I, uint64_t Off, uint32_t Len,
                      int Lane);
   void ldsShadowWrite(Wave &W, uint32_t InstIdx, uint64_t Off, uint32_t Len);
+  /// ldsShadowRead for every lane of \p Mask (addresses in range).
+  void ldsShadowReadLanes(Wave &W, const DInst &I, const uint64_t *Addr,
+                          uint64_t Mask, uint32_t Len);
 
   std::string instText(const DInst &I) const {
     return Prog.Text[I.Index].Text;

@@ -321,7 +321,7 @@ void FunctionLifter::run() {
   // Build the MachineFunction.
   MachineFunction &MF = LM.mmi().getOrCreateMachineFunction(*LF.IRFunc);
   LF.MF = &MF;
-  MF.getProperties().setNoVRegs().setNoPHIs().setTracksLiveness();
+  MF.getProperties().setNoVRegs().setNoPHIs();
   MF.getProperties().resetIsSSA();
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   std::map<uint64_t, MachineBasicBlock *> BlockAt;
@@ -401,7 +401,14 @@ void FunctionLifter::run() {
     LM.recordLiftPrint(*MI, D.Addr, D.Size);
   }
 
-  recomputeLiveIns(MF);
+}
+
+void FunctionLifter::finalize() {
+  if (!LF.MF || LF.Finalized)
+    return;
+  LF.Finalized = true;
+  recomputeLiveIns(*LF.MF);
+  LF.MF->getProperties().setTracksLiveness();
   checkWithVerifier();
 }
 

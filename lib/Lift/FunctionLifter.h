@@ -36,6 +36,8 @@ public:
   FunctionLifter(LiftedModule &LM, LiftedFunction &LF) : LM(LM), LF(LF) {}
   /// Fills LF; marks it non-simple with a reason instead of failing.
   void run();
+  /// Block live-ins and the MachineVerifier gate; may mark LF non-simple.
+  void finalize();
 
 private:
   bool markNonSimple(uint64_t Addr, const llvm::Twine &Why);

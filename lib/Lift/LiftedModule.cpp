@@ -198,12 +198,27 @@ Error LiftedModule::liftAll(const LiftOptions &Opts) {
       IRBuilder<> B(BasicBlock::Create(*Ctx, "entry", F));
       B.CreateRetVoid();
     }
-    if (!LF.Simple && LF.MF) {
-      MMI->deleteMachineFunctionFor(*F);
-      LF.MF = nullptr;
-    }
+    dropIfNotSimple(LF);
   }
+  if (Opts.Finalize)
+    finalize();
   return Error::success();
+}
+
+void LiftedModule::dropIfNotSimple(LiftedFunction &LF) {
+  if (!LF.Simple && LF.MF) {
+    MMI->deleteMachineFunctionFor(*LF.IRFunc);
+    LF.MF = nullptr;
+  }
+}
+
+void LiftedModule::finalize() {
+  for (LiftedFunction &LF : Functions) {
+    if (!LF.MF || LF.Finalized)
+      continue;
+    FunctionLifter(*this, LF).finalize();
+    dropIfNotSimple(LF);
+  }
 }
 
 Expected<std::unique_ptr<LiftedModule>>
@@ -218,7 +233,8 @@ LiftedModule::lift(std::unique_ptr<CodeObject> CO, const LiftOptions &Opts) {
   return std::move(LM);
 }
 
-Error LiftedModule::verify(StringRef Banner) const {
+Error LiftedModule::verify(StringRef Banner) {
+  finalize();
   for (const LiftedFunction &LF : Functions) {
     if (!LF.MF)
       continue;

@@ -29,7 +29,9 @@ static Metadata *i64(LLVMContext &C, uint64_t V) {
   return ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(C), V));
 }
 
-Error LiftedModule::printMIR(raw_ostream &OS) const {
+Error LiftedModule::printMIR(raw_ostream &OS) {
+  // MIR with tracksRegLiveness needs the live-ins, and the parser verifies.
+  finalize();
   LLVMContext &C = *Ctx;
   // The side data goes into the module only for the time of printing, so
   // the in-memory module stays free of a copy of the image.
@@ -170,6 +172,7 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
       return Fail("function '" + LF.Range.Name + "' names kernel #" +
                   Twine(LF.Range.KernelIndex) + " which does not exist");
     LF.Simple = *Sim;
+    LF.Finalized = true; // The MIR parser verified it.
     LF.Reason = mdStr(N, 5).str();
     LF.IRFunc = LM->M->getFunction(LF.Range.Name);
     if (LF.IRFunc)

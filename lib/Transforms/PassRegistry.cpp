@@ -42,6 +42,8 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     }
     Passes.push_back(PI->Create());
   }
+  // Passes edit only functions the MachineVerifier accepts.
+  LM.finalize();
   for (auto &P : Passes) {
     for (LiftedFunction &LF : LM.functions()) {
       if (!LF.Simple || !LF.MF)

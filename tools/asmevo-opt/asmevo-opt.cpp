@@ -217,6 +217,7 @@ static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS,
   if (Paths.empty())
     Paths = {"mem", "mir", "asm"};
   OS << "- file: '" << LM.original().name() << "'\n";
+  LM.finalize(); // Report verifier-rejected functions too.
   unsigned NonSimple = 0;
   for (const LiftedFunction &LF : LM.functions())
     if (!LF.Simple) {
@@ -296,6 +297,9 @@ int main(int argc, char **argv) {
                                          RoundTripPaths.end());
   LiftOptions LO;
   LO.Kernels.assign(Kernels.begin(), Kernels.end());
+  // A rebuild without passes emits every function from its bytes; what
+  // reads or edits MachineIR finalizes (live-ins, verifier gate) itself.
+  LO.Finalize = Info || VerifyEach;
   auto LMs = loadInput(InputPath, LO);
   if (!LMs)
     return fail(toString(LMs.takeError()));

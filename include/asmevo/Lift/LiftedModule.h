@@ -35,11 +35,17 @@ struct LiftedFunction {
   /// Kernels with preloaded arguments: the block that starts at entry+256.
   llvm::MachineBasicBlock *PreloadEntry = nullptr;
   unsigned NumInstrs = 0;
+  /// Live-ins computed and the MachineVerifier consulted (see finalize()).
+  bool Finalized = false;
 };
 
 struct LiftOptions {
   /// Only lift these kernels (and what they call); empty = everything.
   std::vector<std::string> Kernels;
+  /// Compute live-ins and run the MachineVerifier gate right away. A plain
+  /// rebuild emits untouched functions from their bytes and can skip both;
+  /// anything that reads or edits the MachineIR calls finalize() first.
+  bool Finalize = true;
 };
 
 class LiftedModule {
@@ -57,7 +63,7 @@ public:
 
   /// MIR text: the IR module (with the original image and descriptors) and
   /// every MachineFunction.
-  llvm::Error printMIR(llvm::raw_ostream &OS) const;
+  llvm::Error printMIR(llvm::raw_ostream &OS);
 
   const CodeObject &original() const { return *Original; }
   const TargetContext &target() const { return *TC; }
@@ -100,14 +106,19 @@ public:
     return It->second.Size;
   }
 
+  /// Block live-ins and the MachineVerifier gate for every function not yet
+  /// finalized. A function the verifier rejects becomes non-simple.
+  void finalize();
+
   /// Runs the MachineVerifier on every simple function.
-  llvm::Error verify(llvm::StringRef Banner) const;
+  llvm::Error verify(llvm::StringRef Banner);
 
 private:
   LiftedModule() = default;
   llvm::Error init(std::unique_ptr<CodeObject> CO);
   llvm::Error liftAll(const LiftOptions &Opts);
   void createSymbolGlobals();
+  void dropIfNotSimple(LiftedFunction &LF);
 
   std::unique_ptr<CodeObject> Original;
   std::unique_ptr<TargetContext> TC;
