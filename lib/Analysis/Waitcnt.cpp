@@ -33,32 +33,31 @@ enum : uint8_t { KSmem = 1, KLds = 2, KMsg = 4, KFlatLgkm = 8 };
 
 unsigned maxCount(unsigned C) { return WaitcntValue::max(CntBit[C]); }
 
+/// Score, forcer and demand bookkeeping of one tracked slot.
+struct Entry {
+  uint16_t Slot = 0;
+  uint32_t Score[NumCnt] = {0, 0, 0};
+  int32_t Forcer[NumCnt] = {-1, -1, -1};
+  uint8_t Newer[NumCnt] = {0, 0, 0};
+  bool zero() const { return !Score[0] && !Score[1] && !Score[2]; }
+};
+
+/// Sparse: only slots some memory operation wrote are present, so copies
+/// and joins cost what the kernel has in flight, not the register file.
 struct State {
   uint32_t UB[NumCnt] = {Base, Base, Base};
   uint32_t LB[NumCnt] = {Base, Base, Base};
   uint8_t Kinds[NumCnt] = {0, 0, 0};
-  std::vector<uint32_t> Score;
-  std::vector<int32_t> Forcer;
-  std::vector<uint8_t> Newer;
+  std::vector<Entry> E;
   bool Valid = false;
 
-  void init() {
-    Score.assign(NumTracked * NumCnt, 0);
-    Forcer.assign(NumTracked * NumCnt, -1);
-    Newer.assign(NumTracked * NumCnt, 0);
-    Valid = true;
-  }
-  uint32_t &score(unsigned S, unsigned C) { return Score[S * NumCnt + C]; }
+  void init() { Valid = true; }
   bool outOfOrder(unsigned C) const {
     if (C == 0)
       return Kinds[0] & KFlatVM;
     if (C == 1)
       return (Kinds[1] & (KSmem | KFlatLgkm)) || llvm::popcount(Kinds[1]) > 1;
     return llvm::popcount(Kinds[2]) > 1;
-  }
-  bool pending(unsigned S, unsigned C) const {
-    uint32_t Sc = Score[S * NumCnt + C];
-    return Sc > LB[C];
   }
   void clampPending(unsigned C) {
     // As LLVM's SIInsertWaitcnts: only expcnt is taken to saturate (issue
@@ -71,13 +70,13 @@ struct State {
     if (UB[C] == LB[C])
       Kinds[C] = 0;
   }
-  /// Rebases every counter so UB == Base.
+  /// Rebases every counter so UB == Base, drops empty entries, sorts.
   void normalize() {
     for (unsigned C = 0; C < NumCnt; ++C) {
       int64_t Shift = (int64_t)Base - UB[C];
       uint32_t NewLB = (uint32_t)((int64_t)LB[C] + Shift);
-      for (unsigned S = 0; S < NumTracked; ++S) {
-        uint32_t &Sc = Score[S * NumCnt + C];
+      for (Entry &En : E) {
+        uint32_t &Sc = En.Score[C];
         if (!Sc)
           continue;
         int64_t V = (int64_t)Sc + Shift;
@@ -89,8 +88,10 @@ struct State {
       UB[C] = Base;
       LB[C] = NewLB;
     }
+    llvm::erase_if(E, [](const Entry &En) { return En.zero(); });
+    llvm::sort(E, [](const Entry &A, const Entry &B) { return A.Slot < B.Slot; });
   }
-  /// Joins \p O (both normalized).
+  /// Joins \p O; both normalized (sorted by slot).
   bool merge(const State &O) {
     if (!Valid) {
       *this = O;
@@ -109,39 +110,57 @@ struct State {
         Changed = true;
       }
     }
-    for (unsigned I = 0; I < Score.size(); ++I) {
-      unsigned C = I % NumCnt;
-      uint32_t A = Score[I], B = O.Score[I];
-      if (A == 0 && B == 0)
-        continue;
-      bool PA = A > OldLB[C], PB = B > O.LB[C];
-      // Pending on either path stays pending; operations complete on both
-      // paths stay complete under the joined (lower) LB.
-      bool TakeO;
-      uint32_t V;
-      if (PA || PB) {
-        TakeO = PB && (!PA || B > A);
-        V = TakeO ? B : A;
-      } else {
-        TakeO = B > A || (B == A && Forcer[I] < 0);
-        V = std::min(std::max(A, B), LB[C]);
+    std::vector<Entry> Out;
+    Out.reserve(E.size() + O.E.size());
+    size_t I = 0, J = 0;
+    static const Entry Zero;
+    while (I < E.size() || J < O.E.size()) {
+      bool TakeA = J == O.E.size() ||
+                   (I < E.size() && E[I].Slot <= O.E[J].Slot);
+      bool TakeB = I == E.size() ||
+                   (J < O.E.size() && O.E[J].Slot <= E[I].Slot);
+      const Entry &A = TakeA ? E[I] : Zero;
+      const Entry &B = TakeB ? O.E[J] : Zero;
+      Entry R = TakeA ? A : B;
+      R.Slot = TakeA ? A.Slot : B.Slot;
+      for (unsigned C = 0; C < NumCnt; ++C) {
+        uint32_t SA = A.Score[C], SB = B.Score[C];
+        bool PA = SA > OldLB[C], PB = SB > O.LB[C];
+        // Pending on either path stays pending; operations complete on
+        // both paths stay complete under the joined (lower) LB.
+        bool TakeO;
+        uint32_t V;
+        if (PA || PB) {
+          TakeO = PB && (!PA || SB > SA);
+          V = TakeO ? SB : SA;
+        } else {
+          TakeO = SB > SA || (SB == SA && A.Forcer[C] < 0);
+          V = (SA || SB) ? std::min(std::max(SA, SB), LB[C]) : 0;
+        }
+        if (V != SA)
+          Changed = true;
+        R.Score[C] = V;
+        R.Forcer[C] = TakeO ? B.Forcer[C] : A.Forcer[C];
+        R.Newer[C] = TakeO ? B.Newer[C] : A.Newer[C];
       }
-      if (V != Score[I]) {
-        Score[I] = V;
-        Changed = true;
-      }
-      if (TakeO) {
-        Forcer[I] = O.Forcer[I];
-        Newer[I] = O.Newer[I];
-      }
+      Out.push_back(R);
+      I += TakeA;
+      J += TakeB;
     }
+    E = std::move(Out);
     return Changed;
   }
   bool sameFlow(const State &O) const {
     for (unsigned C = 0; C < NumCnt; ++C)
       if (LB[C] != O.LB[C] || UB[C] != O.UB[C] || Kinds[C] != O.Kinds[C])
         return false;
-    return Score == O.Score;
+    if (E.size() != O.E.size())
+      return false;
+    for (size_t I = 0; I < E.size(); ++I)
+      if (E[I].Slot != O.E[I].Slot ||
+          !std::equal(E[I].Score, E[I].Score + NumCnt, O.E[I].Score))
+        return false;
+    return true;
   }
 };
 
@@ -256,9 +275,36 @@ private:
     return S;
   }
 
+  /// Entry of \p Slot in the state being stepped, or null.
+  Entry *lookup(State &S, unsigned Slot) {
+    int32_t P = Pos[Slot];
+    return P >= 0 ? &S.E[P] : nullptr;
+  }
+  Entry &getOrAdd(State &S, unsigned Slot) {
+    if (Entry *En = lookup(S, Slot))
+      return *En;
+    Pos[Slot] = S.E.size();
+    Touched.push_back(Slot);
+    S.E.emplace_back();
+    S.E.back().Slot = Slot;
+    return S.E.back();
+  }
+  void bindPositions(State &S) {
+    for (unsigned T : Touched)
+      Pos[T] = -1;
+    Touched.clear();
+    for (unsigned I = 0; I < S.E.size(); ++I) {
+      Pos[S.E[I].Slot] = I;
+      Touched.push_back(S.E[I].Slot);
+    }
+  }
+
   void need(State &S, unsigned Idx, unsigned Slot, unsigned C,
             WaitNeedKind K, SlotRange Reg, bool Record) {
-    uint32_t Sc = S.score(Slot, C);
+    Entry *En = lookup(S, Slot);
+    if (!En)
+      return;
+    uint32_t Sc = En->Score[C];
     if (!Sc)
       return;
     if (Sc > S.LB[C]) {
@@ -271,10 +317,10 @@ private:
       addViolation(Idx, K, C, N, Reg);
       return;
     }
-    int32_t W = S.Forcer[Slot * NumCnt + C];
+    int32_t W = En->Forcer[C];
     if (Record && W >= 0) {
       uint8_t &D = Demand[W * NumCnt + C];
-      D = std::min(D, S.Newer[Slot * NumCnt + C]);
+      D = std::min(D, En->Newer[C]);
     }
   }
 
@@ -294,6 +340,7 @@ private:
   }
 
   void runBlock(unsigned B, State &S, bool Record) {
+    bindPositions(S);
     for (unsigned I = Seq.BlockBegin[B], E = Seq.blockEnd(B); I < E; ++I)
       step(S, I, Record);
     S.normalize();
@@ -342,17 +389,20 @@ private:
         S.clampPending(C);
       }
     }
+    bool Loads = F.is(ic::MemLoad) && F.Counters;
     for (const RegAccess &A : In.Regs) {
       if (!A.Def)
         continue;
-      for (unsigned Sl = A.Slots.First; Sl < A.Slots.end(); ++Sl)
+      for (unsigned Sl = A.Slots.First; Sl < A.Slots.end(); ++Sl) {
+        Entry *En = Loads ? &getOrAdd(S, Sl) : lookup(S, Sl);
+        if (!En)
+          continue;
         for (unsigned C = 0; C < NumCnt; ++C) {
-          unsigned I = Sl * NumCnt + C;
-          bool Loads = (F.Counters & CntBit[C]) && F.is(ic::MemLoad);
-          S.Score[I] = Loads ? S.UB[C] : 0;
-          S.Forcer[I] = -1;
-          S.Newer[I] = 0;
+          En->Score[C] = Loads && (F.Counters & CntBit[C]) ? S.UB[C] : 0;
+          En->Forcer[C] = -1;
+          En->Newer[C] = 0;
         }
+      }
     }
     if (F.writesLDS() || (F.is(ic::FLAT) && F.MayStore)) {
       for (unsigned C = 0; C < NumCnt; ++C) {
@@ -361,9 +411,9 @@ private:
                                         : C == 1;
         if (!Carries || !(F.Counters & CntBit[C]))
           continue;
-        unsigned I = LDSSlot * NumCnt + C;
-        S.Score[I] = S.UB[C];
-        S.Forcer[I] = -1;
+        Entry &En = getOrAdd(S, LDSSlot);
+        En.Score[C] = S.UB[C];
+        En.Forcer[C] = -1;
       }
     }
     if (F.Flow == FlowKind::Call) {
@@ -401,17 +451,18 @@ private:
       bool OOO = S.outOfOrder(C);
       // Forcer bookkeeping: every tracked operation this wait would force
       // on its own.
-      for (unsigned Sl = 0; Record && Sl < NumTracked; ++Sl) {
-        unsigned I = Sl * NumCnt + C;
-        uint32_t Sc = S.Score[I];
+      for (Entry &En : S.E) {
+        if (!Record)
+          break;
+        uint32_t Sc = En.Score[C];
         if (!Sc)
           continue;
         uint32_t Newer = S.UB[C] - Sc;
         bool Forces = OOO ? N == 0 : Newer >= N;
         if (!Forces)
           continue;
-        S.Forcer[I] = WI;
-        S.Newer[I] = OOO ? 0 : (uint8_t)std::min<uint32_t>(Newer, 254);
+        En.Forcer[C] = WI;
+        En.Newer[C] = OOO ? 0 : (uint8_t)std::min<uint32_t>(Newer, 254);
       }
       if (N == 0)
         S.LB[C] = S.UB[C];
@@ -430,6 +481,8 @@ private:
   std::vector<int32_t> WaitIndex;
   std::vector<uint8_t> Demand;
   std::vector<WaitViolation> Viol;
+  std::vector<int32_t> Pos = std::vector<int32_t>(NumTracked, -1);
+  std::vector<unsigned> Touched;
 };
 } // namespace
 

@@ -10,6 +10,7 @@
 #include "asmevo/Emit/Resources.h"
 #include "asmevo/Emit/Rebuild.h"
 #include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include <set>
@@ -65,6 +66,17 @@ static bool changedSinceLift(const LiftedModule &LM, const LiftedFunction &LF) {
   return false;
 }
 
+/// Calls go through s_swappc_b64 with a PC-relative target; a function
+/// without one reaches nothing else.
+static bool mayCall(const LiftedFunction &LF) {
+  const TargetInstrInfo &TII = *LF.MF->getSubtarget().getInstrInfo();
+  for (const MachineBasicBlock &MBB : *LF.MF)
+    for (const MachineInstr &MI : MBB)
+      if (TII.getName(MI.getOpcode()).starts_with("S_SWAPPC"))
+        return true;
+  return false;
+}
+
 KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
                                              unsigned KernelIndex) {
   KernelDescriptor KD = LM.descriptors()[KernelIndex];
@@ -80,17 +92,13 @@ KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
   std::set<const LiftedFunction *> Seen = {Kernel};
   bool Changed = false;
   RegisterUse Use;
+  std::vector<const LiftedFunction *> Reached;
   while (!Work.empty()) {
     const LiftedFunction *F = Work.back();
     Work.pop_back();
+    Reached.push_back(F);
     Changed |= changedSinceLift(LM, *F);
-    RegisterUse U = registerUse(*F);
-    Use.ArchVGPRs = std::max(Use.ArchVGPRs, U.ArchVGPRs);
-    Use.AGPRs = std::max(Use.AGPRs, U.AGPRs);
-    Use.SGPRs = std::max(Use.SGPRs, U.SGPRs);
-    Use.VCC |= U.VCC;
-    Use.FlatScratch |= U.FlatScratch;
-    if (!F->MF)
+    if (!F->MF || !mayCall(*F))
       continue;
     for (const MachineBasicBlock &MBB : *F->MF)
       for (const MachineInstr &MI : MBB)
@@ -102,6 +110,14 @@ KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
   }
   if (!Changed)
     return KD;
+  for (const LiftedFunction *F : Reached) {
+    RegisterUse U = registerUse(*F);
+    Use.ArchVGPRs = std::max(Use.ArchVGPRs, U.ArchVGPRs);
+    Use.AGPRs = std::max(Use.AGPRs, U.AGPRs);
+    Use.SGPRs = std::max(Use.SGPRs, U.SGPRs);
+    Use.VCC |= U.VCC;
+    Use.FlatScratch |= U.FlatScratch;
+  }
   const TargetInfo &T = LM.original().target();
   bool Unified = T.isGFX90A() || T.isGFX94X() || T.isGFX950();
   unsigned Arch4 = alignTo(Use.ArchVGPRs, 4);

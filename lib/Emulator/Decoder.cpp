@@ -15,6 +15,9 @@
 //===----------------------------------------------------------------------===//
 #include "Program.h"
 #include "Semantics.h"
+#include "asmevo/Analysis/Hazards.h"
+#include "asmevo/Analysis/ISAFacts.h"
+#include "asmevo/Analysis/InstrRecord.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Support/TargetContext.h"
 #include "llvm/MC/MCExpr.h"
@@ -26,6 +29,7 @@ using namespace llvm;
 using namespace asmevo;
 using namespace asmevo::emu;
 
+Program::Program() = default;
 Program::~Program() = default;
 
 namespace {
@@ -446,6 +450,8 @@ void Decoder::decodeOne(const MCInst &MI, uint64_t Addr, unsigned Size) {
   P.ByAddr[Addr] = I.Index;
   P.Insts.push_back(I);
   P.Text.push_back(std::move(T));
+  P.Recs.push_back(InstrRecord::fromMCInst(MI, *P.Facts));
+  P.Recs.back().Addr = Addr;
 }
 
 } // namespace
@@ -524,13 +530,15 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &CO) {
   auto TCOrErr = TargetContext::create(CO.target());
   if (!TCOrErr)
     return TCOrErr.takeError();
-  const TargetContext &TC = **TCOrErr;
   if (!CO.target().isGFX90A() && !CO.target().isGFX94X())
     return createStringError("%s: target %s is not supported by the emulator "
                              "(gfx90a and gfx942 are)",
                              CO.name().str().c_str(),
                              CO.target().Processor.c_str());
   std::unique_ptr<Program> P(new Program());
+  P->TC = std::move(*TCOrErr);
+  const TargetContext &TC = *P->TC;
+  P->Facts = std::make_unique<ISAFacts>(TC);
   P->IsGFX90A = CO.target().isGFX90A();
   P->IsGFX94X = CO.target().isGFX94X();
   Decoder Dec(TC, *P);
@@ -554,6 +562,8 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &CO) {
         P->Notes[I.Index] = "bytes do not decode as an instruction";
         P->ByAddr[I.Addr] = I.Index;
         P->Insts.push_back(I);
+        P->Recs.push_back(InstrRecord());
+        P->Recs.back().F = &P->Facts->get(~0u);
         DecodedText T;
         T.Mnemonic = "<invalid>";
         T.Text = "<invalid encoding>";
@@ -574,6 +584,8 @@ Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &CO) {
     I.Flags = FDecodeError;
     P->Notes[I.Index] = "execution ran past the end of the code";
     P->Insts.push_back(I);
+    P->Recs.push_back(InstrRecord());
+    P->Recs.back().F = &P->Facts->get(~0u);
     DecodedText T;
     T.Mnemonic = "<end>";
     T.Text = "<end of code>";

@@ -176,52 +176,64 @@ void loadLane(Wave &W, const DInst &I, const MemInfo &MI, Space S, uint64_t A,
 /// known. \p Data: the data operand (stores/atomics); \p Ctr: counters.
 void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
             const Space *Sp, uint64_t Mask, const Operand *Data,
-            uint8_t Ctr, bool IsFlat) {
+            uint8_t Ctr, bool IsFlat, Space Uniform = Space::Drop) {
   Machine &M = *W.M;
   unsigned Total = MI.Kind == MK::Atomic ? (MI.Wide ? 8 : 4)
                                          : (MI.Bytes == 4 ? 4 * MI.Dwords
                                                           : MI.Bytes);
   // The space of every active lane (Space::Drop lanes do not count).
-  bool AnyLDS = false, AnyGlobal = false, Mixed = false;
-  uint64_t Lo = ~0ull, Hi = 0;
-  Space Common = Space::Drop;
-  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
-    unsigned L = __builtin_ctzll(Bits);
-    Space S = Sp[L];
-    if (S == Space::Drop)
-      continue;
-    if (Common == Space::Drop)
-      Common = S;
-    else if (S != Common)
-      Mixed = true;
-    if (S == Space::Global || S == Space::LDS) {
+  bool AnyLDS, AnyGlobal, Mixed = false;
+  Space Common;
+  if (Uniform != Space::Drop) {
+    Common = Uniform;
+    AnyLDS = Uniform == Space::LDS;
+    AnyGlobal = Uniform == Space::Global;
+  } else {
+    AnyLDS = AnyGlobal = false;
+    Common = Space::Drop;
+    for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+      Space S = Sp[__builtin_ctzll(Bits)];
+      if (S == Space::Drop)
+        continue;
+      if (Common == Space::Drop)
+        Common = S;
+      else if (S != Common)
+        Mixed = true;
       AnyLDS |= S == Space::LDS;
       AnyGlobal |= S == Space::Global;
-      Lo = std::min(Lo, Addr[L]);
-      Hi = std::max(Hi, Addr[L] + Total);
     }
   }
-  // Own pending stores to the same place complete first (a wave sees its
-  // own stores in order); another wave's unwaited store is a race.
-  if (W.NumPendStores && (AnyGlobal || AnyLDS)) {
-    if (AnyGlobal)
+  bool Flush = W.NumPendStores && (AnyGlobal || AnyLDS);
+  bool Race = M.Opt.RaceChecks && MI.Kind == MK::Load &&
+              (AnyGlobal || AnyLDS) && M.OtherPendStores(W);
+  if (Flush || Race) {
+    uint64_t Lo = ~0ull, Hi = 0;
+    for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+      unsigned L = __builtin_ctzll(Bits);
+      if (Sp[L] == Space::Global || Sp[L] == Space::LDS) {
+        Lo = std::min(Lo, Addr[L]);
+        Hi = std::max(Hi, Addr[L] + Total);
+      }
+    }
+    // Own pending stores to the same place complete first (a wave sees
+    // its own stores in order); another wave's unwaited store is a race.
+    if (Flush && AnyGlobal)
       M.flushOwnStores(W, Lo, Hi, false);
-    if (AnyLDS)
+    if (Flush && AnyLDS)
       M.flushOwnStores(W, Lo, Hi, true);
-  }
-  if (M.Opt.RaceChecks && MI.Kind == MK::Load && (AnyGlobal || AnyLDS) &&
-      M.OtherPendStores(W)) {
-    uint32_t Len[64];
-    uint64_t GMask = 0, LMask = 0;
-    for (unsigned L = 0; L < 64; ++L) {
-      Len[L] = Total;
-      GMask |= uint64_t(Sp[L] == Space::Global) << L;
-      LMask |= uint64_t(Sp[L] == Space::LDS) << L;
+    if (Race) {
+      uint32_t Len[64];
+      uint64_t GMask = 0, LMask = 0;
+      for (unsigned L = 0; L < 64; ++L) {
+        Len[L] = Total;
+        GMask |= uint64_t(Sp[L] == Space::Global) << L;
+        LMask |= uint64_t(Sp[L] == Space::LDS) << L;
+      }
+      if (AnyGlobal)
+        M.checkStoreRace(W, I, Addr, Len, Mask & GMask, false);
+      if (AnyLDS)
+        M.checkStoreRace(W, I, Addr, Len, Mask & LMask, true);
     }
-    if (AnyGlobal)
-      M.checkStoreRace(W, I, Addr, Len, Mask & GMask, false);
-    if (AnyLDS)
-      M.checkStoreRace(W, I, Addr, Len, Mask & LMask, true);
   }
 
   if (MI.Kind == MK::Load) {
@@ -484,7 +496,8 @@ void execFlatFamily(Wave &W, const DInst &I) {
   uint8_t Ctr = PendingOp::VM;
   if (IsFlatSeg)
     Ctr = PendingOp::VM | PendingOp::LGKM;
-  access(W, I, MI, Addr, Sp, Mask, Data, Ctr, IsFlatSeg);
+  access(W, I, MI, Addr, Sp, Mask, Data, Ctr, IsFlatSeg,
+         IsFlatSeg ? Space::Drop : IsScratch ? Space::Scratch : Space::Global);
 }
 
 /// BUFFER_* (MUBUF, ISA 9.1.5 "Buffer Addressing", 9.1.8 range checking).
@@ -675,7 +688,7 @@ void execDS(Wave &W, const DInst &I) {
     Sp[L] = Space::LDS;
   }
   const Operand *Data = I.NumSrcs > 1 ? &I.Src[1] : nullptr;
-  access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::LGKM, false);
+  access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::LGKM, false, Space::LDS);
 }
 
 /// DS_READ2/WRITE2 (and ST64) of 32- or 64-bit elements.
@@ -695,14 +708,18 @@ template <bool Write, bool ST64> void execDS2(Wave &W, const DInst &I) {
     Sp[L] = Space::LDS;
   }
   if (Write) {
-    access(W, I, One, A0, Sp, Mask, &I.Src[1], PendingOp::LGKM, false);
-    access(W, I, One, A1, Sp, Mask, &I.Src[2], PendingOp::LGKM, false);
+    access(W, I, One, A0, Sp, Mask, &I.Src[1], PendingOp::LGKM, false,
+           Space::LDS);
+    access(W, I, One, A1, Sp, Mask, &I.Src[2], PendingOp::LGKM, false,
+           Space::LDS);
   } else {
     DInst Tmp = I;
     Tmp.Def[0].Width = uint8_t(MI.Dwords);
-    access(W, Tmp, One, A0, Sp, Mask, nullptr, PendingOp::LGKM, false);
+    access(W, Tmp, One, A0, Sp, Mask, nullptr, PendingOp::LGKM, false,
+           Space::LDS);
     Tmp.Def[0].Reg = uint16_t(I.Def[0].Reg + MI.Dwords);
-    access(W, Tmp, One, A1, Sp, Mask, nullptr, PendingOp::LGKM, false);
+    access(W, Tmp, One, A1, Sp, Mask, nullptr, PendingOp::LGKM, false,
+           Space::LDS);
   }
 }
 

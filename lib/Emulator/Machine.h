@@ -15,6 +15,7 @@
 #define ASMEVO_LIB_EMULATOR_MACHINE_H
 
 #include "Program.h"
+#include "asmevo/Analysis/Hazards.h"
 #include "asmevo/Emulator/Emulator.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
@@ -23,11 +24,16 @@
 #include <random>
 
 namespace asmevo {
+class HazardWindow;
+
 namespace emu {
 
 constexpr unsigned WaveSize = 64;
-/// 256 VGPRs + up to 256 AGPRs after accum_offset, plus slack for tuples.
-constexpr unsigned NumVSlots = 544;
+/// Instructions of issue history a hazard check looks back over (the
+/// longest rule needs 19 wait states).
+constexpr unsigned HazWindowLen = 24;
+/// The largest unified register file (gfx90a/gfx94x: 512 VGPRs + AGPRs).
+constexpr unsigned MaxVSlots = 512;
 constexpr uint64_t AllLanes = ~0ull;
 
 struct Machine;
@@ -96,12 +102,12 @@ struct Wave {
   bool SCC = false;
   uint32_t Mode = 0;     ///< MODE register (hwreg 1).
   uint32_t AccOff = 256; ///< Slot of a0 (accum_offset).
-  uint32_t NumVRegs = 512;
+  uint32_t NumVRegs = 512; ///< Allocated slots (descriptor granule).
   // GPR indexing (s_set_gpr_idx_on).
   bool GprIdxOn = false;
   uint8_t GprIdxMode = 0;
   alignas(64) uint32_t S[NumSgprSlots];
-  uint32_t *V = nullptr; ///< NumVSlots * 64.
+  uint32_t *V = nullptr; ///< NumVRegs * 64.
   std::vector<uint32_t> VStorage;
 
   // Memory model.
@@ -117,10 +123,12 @@ struct Wave {
   std::vector<uint8_t> Scratch;
   uint32_t ScratchPerLane = 0;
 
-  // Hazard tracking: instruction count at which each register was last
-  // written by a producer of interest (see Hazards.cpp).
   uint64_t Clock = 0;
-  void *HazState = nullptr;
+  // Issue history for the hazard checks (HazardCheck.cpp): instruction
+  // index + 1 per slot (0 = none) and a rolling hash of the ring.
+  uint32_t HazRing[HazWindowLen];
+  unsigned HazPos = 0;
+  uint64_t HazHash = 0;
 
   // Memory translation cache.
   Allocation *MemCache = nullptr;
@@ -149,7 +157,9 @@ struct Wave {
   }
   unsigned slot(const Operand &O, unsigned K = 0) const {
     unsigned R = O.Reg + K + (O.Kind == OpKind::AGPR ? AccOff : 0);
-    return R < NumVSlots ? R : NumVSlots - 1;
+    // Launch-time validation keeps decoded operands in range; the clamp
+    // only guards memory safety (GPR indexing is checked separately).
+    return R < NumVRegs ? R : NumVRegs - 1;
   }
   uint32_t *vreg(const Operand &O, unsigned K = 0) {
     return V + slot(O, K) * WaveSize;
@@ -211,6 +221,9 @@ struct Machine {
   Wave *Cur = nullptr;
   std::vector<Wave *> Resident; ///< Waves of the resident workgroups.
   std::vector<uint8_t> Executed; ///< Per instruction (coverage).
+  /// Per instruction: operands outside this kernel's register allocation
+  /// (empty when none is).
+  std::vector<uint8_t> BadReg;
   bool FlushF32 = false;          ///< Descriptor denorm mode flushes f32.
   bool FlushF16F64 = false;
   uint32_t ApproxBits = 0;        ///< AX_* kinds exercised.
@@ -238,6 +251,13 @@ struct Machine {
   void checkStoreRace(Wave &W, const DInst &I, const uint64_t *Addr,
                       const uint32_t *Len, uint64_t Mask, bool Lds);
   void checkInFlight(Wave &W, const DInst &I);
+  // Hazard checks (HazardCheck.cpp).
+  std::vector<uint64_t> HazKey; ///< Per instruction: last window checked.
+  std::unique_ptr<HazardWindow> HazWin;
+  void checkHazards(Wave &W, const DInst &I);
+  void hazardIssued(Wave &W, const DInst &I);
+  ~Machine();
+
   /// Stores of resident waves not yet visible (cheap pre-check for races).
   unsigned PendStoresAll = 0;
   bool OtherPendStores(const Wave &W) const {

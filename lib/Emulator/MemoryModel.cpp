@@ -26,7 +26,7 @@ static void markRegs(Wave &W, const PendingOp &Op, int Delta) {
   for (unsigned K = 0; K < Op.DstCount; ++K) {
     uint8_t &C = Op.DstFile == 0 ? W.PendS[(Op.DstReg + K) & 127]
                                  : W.PendV[std::min<unsigned>(
-                                       Op.DstReg + K, NumVSlots - 1)];
+                                       Op.DstReg + K, W.NumVRegs - 1)];
     C = uint8_t(C + Delta);
   }
   W.NumPendRegs += Delta * int(Op.DstCount);
@@ -72,7 +72,7 @@ void Machine::complete(Wave &W, PendingOp *Op) {
   case PendingOp::LoadV: {
     uint64_t E = Op->Exec;
     for (unsigned K = 0; K < Op->DstCount; ++K) {
-      unsigned Slot = std::min<unsigned>(Op->DstReg + K, NumVSlots - 1);
+      unsigned Slot = std::min<unsigned>(Op->DstReg + K, W.NumVRegs - 1);
       uint32_t *Dst = W.vslot(Slot);
       const uint32_t *Src = Op->Data + K * WaveSize;
       if (Op->DstMask == ~0u) {
@@ -269,7 +269,7 @@ void Machine::checkInFlight(Wave &W, const DInst &I) {
         Pend = W.PendS[Reg & 127];
       } else {
         Slot = Reg + (RR.File == 2 ? W.AccOff : 0);
-        Slot = std::min<unsigned>(Slot, NumVSlots - 1);
+        Slot = std::min<unsigned>(Slot, W.NumVRegs - 1);
         Pend = W.PendV[Slot];
       }
       if (!Pend)

@@ -20,6 +20,8 @@
 namespace asmevo {
 class CodeObject;
 class TargetContext;
+class ISAFacts;
+struct InstrRecord;
 
 namespace emu {
 
@@ -172,8 +174,14 @@ public:
   bool IsGFX90A = false;
   bool IsGFX94X = false;
 
+  /// The analyses' view of every instruction (lib/Analysis), for the
+  /// run-time hazard checks that use its rule table.
+  std::unique_ptr<TargetContext> TC;
+  std::unique_ptr<ISAFacts> Facts;
+  std::vector<InstrRecord> Recs;
+
 private:
-  Program() = default;
+  Program();
 };
 
 /// Handler of every instruction without (complete) semantics: stops the

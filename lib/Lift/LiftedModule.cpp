@@ -54,21 +54,30 @@ void LiftedModule::setOriginalAddress(MachineInstr &MI, uint64_t Addr) {
 }
 
 uint64_t LiftedModule::fingerprint(const MachineInstr &MI, uint64_t Addr) {
+  // A cheap multiplicative mix: this runs for every instruction at lift and
+  // at emit, and only has to tell "as lifted" from "edited".
+  uint64_t H = Addr * 0x9E3779B97F4A7C15ull ^ MI.getOpcode();
+  auto Mix = [&H](uint64_t V) {
+    H = (H ^ V) * 0x100000001B3ull;
+    H ^= H >> 29;
+  };
   // Explicit operands only: implicit ones do not reach the encoding.
   unsigned N = std::min(MI.getNumOperands(), MI.getDesc().getNumOperands());
-  hash_code H = hash_combine(Addr, MI.getOpcode(), N);
-  for (const MachineOperand &MO : make_range(MI.operands_begin(), MI.operands_begin() + N)) {
-    H = hash_combine(H, MO.getType());
+  Mix(N);
+  for (unsigned I = 0; I < N; ++I) {
+    const MachineOperand &MO = MI.getOperand(I);
+    Mix(MO.getType());
     if (MO.isReg())
-      H = hash_combine(H, MO.getReg().id(), MO.isDef());
+      Mix((uint64_t)MO.getReg().id() << 1 | MO.isDef());
     else if (MO.isImm())
-      H = hash_combine(H, MO.getImm());
+      Mix((uint64_t)MO.getImm());
     else if (MO.isMBB())
-      H = hash_combine(H, MO.getMBB()->getNumber());
+      Mix((uint64_t)MO.getMBB()->getNumber());
     else if (MO.isGlobal())
-      H = hash_combine(H, MO.getGlobal(), MO.getOffset(), MO.getTargetFlags());
+      Mix((uint64_t)(uintptr_t)MO.getGlobal() ^ (uint64_t)MO.getOffset() ^
+          MO.getTargetFlags());
     else
-      H = hash_combine(H, hash_value(MO));
+      Mix(hash_value(MO));
   }
   return H;
 }
