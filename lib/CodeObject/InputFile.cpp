@@ -8,7 +8,7 @@
 using namespace llvm;
 using namespace asmevo;
 
-static bool isAMDGPUELF(StringRef B) {
+bool asmevo::isAMDGPUCodeObject(StringRef B) {
   return B.size() >= 20 && B.starts_with("\x7f"
                                          "ELF") &&
          support::endian::read16le(B.data() + 18) == ELF::EM_AMDGPU;
@@ -23,7 +23,7 @@ InputKind asmevo::classifyInput(StringRef Path, StringRef Bytes) {
     return InputKind::OffloadBundle;
   if (Bytes.starts_with("\x7f"
                         "ELF"))
-    return isAMDGPUELF(Bytes) || !looksLikeHostELF(Bytes)
+    return isAMDGPUCodeObject(Bytes) || !looksLikeHostELF(Bytes)
                ? InputKind::CodeObject
                : InputKind::HostBinary;
   if (Bytes.starts_with("---") || Bytes.contains("\nbody:"))
@@ -40,7 +40,7 @@ fromBundles(Expected<std::vector<BundleEntry>> Entries, StringRef Path) {
   for (const BundleEntry &E : *Entries) {
     ++I;
     StringRef D(reinterpret_cast<const char *>(E.Data.data()), E.Data.size());
-    if (!isAMDGPUELF(D))
+    if (!isAMDGPUCodeObject(D))
       continue; // host entries and empty placeholders
     InputCodeObject C;
     C.Name = (Path + ":#" + Twine(I) + "(" + E.Id + ")").str();

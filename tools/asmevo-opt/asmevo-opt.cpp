@@ -8,7 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "Analyze.h"
 #include "Info.h"
+#include "asmevo/CodeObject/BundleWriter.h"
+#include "asmevo/CodeObject/HostBinary.h"
 #include "asmevo/CodeObject/InputFile.h"
+#include "asmevo/CodeObject/OffloadBundle.h"
 #include "asmevo/Emit/AsmText.h"
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Emit/RoundTrip.h"
@@ -134,6 +137,57 @@ static Expected<std::vector<uint8_t>> assembleAndLink(StringRef Text,
   if (!Linked)
     return createStringError(Path + ": " + toString(Linked.takeError()));
   return std::move(*Linked);
+}
+
+/// A bundle file or a HIP host binary with its device code objects
+/// rebuilt; LMs are the lifted device entries in file order.
+static Expected<std::vector<uint8_t>>
+rewriteContainer(StringRef Path, InputKind Kind,
+                 std::vector<std::unique_ptr<LiftedModule>> &LMs) {
+  auto BufOrErr = MemoryBuffer::getFileOrSTDIN(Path, false, false);
+  if (!BufOrErr)
+    return createStringError(BufOrErr.getError(), Path + ": cannot read");
+  StringRef Bytes = (*BufOrErr)->getBuffer();
+  auto Entries = Kind == InputKind::HostBinary ? readHostFatbin(Bytes, Path)
+                                               : readOffloadBundles(Bytes, Path);
+  if (!Entries)
+    return Entries.takeError();
+  std::vector<std::vector<uint8_t>> NewData(Entries->size());
+  unsigned Next = 0;
+  for (unsigned I = 0; I < Entries->size(); ++I) {
+    StringRef D(reinterpret_cast<const char *>((*Entries)[I].Data.data()),
+                (*Entries)[I].Data.size());
+    if (!isAMDGPUCodeObject(D))
+      continue;
+    if (Next >= LMs.size())
+      return createStringError(Path + ": bundle entries changed under us");
+    auto R = rebuild(*LMs[Next++]);
+    if (!R)
+      return R.takeError();
+    NewData[I] = std::move(R->Linked);
+  }
+  uint64_t RegionOff = 0;
+  StringRef Region = Bytes;
+  std::string Where = Path.str();
+  if (Kind == InputKind::HostBinary) {
+    auto Sec = findHipFatbinSection(Bytes, Path);
+    if (!Sec)
+      return Sec.takeError();
+    RegionOff = Sec->FileOffset;
+    Region = Sec->Contents;
+    Where += ": .hip_fatbin";
+  }
+  auto NewRegion = rewriteBundles(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Region.data()),
+                        Region.size()),
+      *Entries, NewData, Where, /*AllowGrowth=*/Kind != InputKind::HostBinary);
+  if (!NewRegion)
+    return NewRegion.takeError();
+  if (Kind != InputKind::HostBinary)
+    return std::move(*NewRegion);
+  std::vector<uint8_t> Out(Bytes.begin(), Bytes.end());
+  std::copy(NewRegion->begin(), NewRegion->end(), Out.begin() + RegionOff);
+  return Out;
 }
 
 static Expected<std::vector<std::unique_ptr<LiftedModule>>>
@@ -292,6 +346,7 @@ int main(int argc, char **argv) {
   // lld resets every cl::opt when it links in-process (it re-parses its
   // own -mllvm options), so take the values now.
   const std::string OutPath = OutputPath, AddrMapPath = AddressMapPath;
+  const std::string InPath = InputPath;
   const EmitKind EmitK = Emit;
   const std::vector<std::string> RTPaths(RoundTripPaths.begin(),
                                          RoundTripPaths.end());
@@ -300,7 +355,10 @@ int main(int argc, char **argv) {
   // A rebuild without passes emits every function from its bytes; what
   // reads or edits MachineIR finalizes (live-ins, verifier gate) itself.
   LO.Finalize = Info || VerifyEach;
-  auto LMs = loadInput(InputPath, LO);
+  InputKind InKind = InputKind::Unknown;
+  if (auto B = MemoryBuffer::getFileOrSTDIN(InPath, false, false))
+    InKind = classifyInput(InPath, (*B)->getBuffer());
+  auto LMs = loadInput(InPath, LO);
   if (!LMs)
     return fail(toString(LMs.takeError()));
 
@@ -341,10 +399,24 @@ int main(int argc, char **argv) {
       if (Error E = runPipeline(*LM, Pipeline, PO))
         return fail(toString(std::move(E)));
 
-  if (LMs->size() != 1 && EmitK == EmitKind::Obj)
-    return fail(InputPath + ": holds " + Twine(LMs->size()) +
-                " code objects; rewriting bundles and host binaries is "
-                "asmevo-link's job (use --info or --roundtrip-check here)");
+  std::string Out = OutPath.empty() ? "-" : OutPath;
+  if (EmitK == EmitKind::Obj && (InKind == InputKind::OffloadBundle ||
+                                 InKind == InputKind::HostBinary)) {
+    auto Bytes = rewriteContainer(InPath, InKind, *LMs);
+    if (!Bytes)
+      return fail(toString(Bytes.takeError()));
+    if (Out == "-" && outs().is_displayed())
+      return fail("refusing to write a binary to a terminal; use -o");
+    if (Error E = writeOutput(Out, StringRef(reinterpret_cast<const char *>(
+                                                 Bytes->data()),
+                                             Bytes->size())))
+      return fail(toString(std::move(E)));
+    return 0;
+  }
+  if (LMs->size() != 1)
+    return fail(InPath + ": holds " + Twine(LMs->size()) +
+                " code objects; --emit=mir/asm/reloc take one (select it "
+                "with clang-offload-bundler --unbundle)");
   LiftedModule &LM = *LMs->front();
   std::string OutBytes;
   raw_string_ostream OS(OutBytes);
@@ -379,7 +451,6 @@ int main(int argc, char **argv) {
     break;
   }
   }
-  std::string Out = OutPath.empty() ? "-" : OutPath;
   if ((EmitK == EmitKind::Obj || EmitK == EmitKind::Reloc) && Out == "-" &&
       outs().is_displayed())
     return fail("refusing to write a code object to a terminal; use -o");

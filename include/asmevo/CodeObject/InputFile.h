@@ -27,6 +27,9 @@ struct InputCodeObject {
 
 InputKind classifyInput(llvm::StringRef Path, llvm::StringRef Bytes);
 
+/// An ELF file with e_machine EM_AMDGPU (the bundle entries we lift).
+bool isAMDGPUCodeObject(llvm::StringRef Bytes);
+
 /// Every AMDGPU code object inside \p Bytes.
 llvm::Expected<std::vector<InputCodeObject>>
 extractCodeObjects(llvm::StringRef Bytes, llvm::StringRef Path);

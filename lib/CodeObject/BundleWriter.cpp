@@ -1,0 +1,104 @@
+//===- BundleWriter.cpp ---------------------------------------------------===//
+#include "asmevo/CodeObject/BundleWriter.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
+#include <map>
+
+using namespace llvm;
+using namespace asmevo;
+
+static constexpr StringLiteral Magic = "__CLANG_OFFLOAD_BUNDLE__";
+
+std::vector<uint8_t> asmevo::writeOffloadBundle(ArrayRef<BundleOutputEntry> E,
+                                                uint64_t Align) {
+  // Header: magic, count, then per entry offset, size, id length, id.
+  uint64_t Header = Magic.size() + 8;
+  for (const BundleOutputEntry &X : E)
+    Header += 24 + X.Id.size();
+  std::vector<uint64_t> Offsets;
+  uint64_t Off = Header;
+  for (const BundleOutputEntry &X : E) {
+    // Empty entries (the host's) point where the next payload starts, as
+    // clang-offload-bundler writes them.
+    Off = alignTo(Off, Align);
+    Offsets.push_back(Off);
+    Off += X.Data.size();
+  }
+  std::vector<uint8_t> Out(Off, 0);
+  uint8_t *P = Out.data();
+  memcpy(P, Magic.data(), Magic.size());
+  P += Magic.size();
+  support::endian::write64le(P, E.size());
+  P += 8;
+  for (unsigned I = 0; I < E.size(); ++I) {
+    support::endian::write64le(P, Offsets[I]);
+    support::endian::write64le(P + 8, E[I].Data.size());
+    support::endian::write64le(P + 16, E[I].Id.size());
+    P += 24;
+    memcpy(P, E[I].Id.data(), E[I].Id.size());
+    P += E[I].Id.size();
+  }
+  for (unsigned I = 0; I < E.size(); ++I)
+    if (!E[I].Data.empty())
+      memcpy(Out.data() + Offsets[I], E[I].Data.data(), E[I].Data.size());
+  return Out;
+}
+
+Expected<std::vector<uint8_t>>
+asmevo::rewriteBundles(ArrayRef<uint8_t> Region, ArrayRef<BundleEntry> Entries,
+                       ArrayRef<std::vector<uint8_t>> NewData,
+                       StringRef Where, bool AllowGrowth) {
+  // Entries grouped by the bundle they came from, in file order.
+  std::map<uint64_t, std::vector<unsigned>> ByBundle;
+  for (unsigned I = 0; I < Entries.size(); ++I)
+    ByBundle[Entries[I].BundleOffset].push_back(I);
+  std::vector<uint8_t> Out(Region.begin(), Region.end());
+  std::vector<uint8_t> Grown; // AllowGrowth: bundles laid out one by one.
+  for (auto It = ByBundle.begin(); It != ByBundle.end(); ++It) {
+    uint64_t Start = It->first;
+    uint64_t Limit = std::next(It) == ByBundle.end() ? Region.size()
+                                                     : std::next(It)->first;
+    if (AllowGrowth) {
+      // Keep the original gap alignment: pad to the original start when
+      // everything before fits, else to the next 4 KiB.
+      uint64_t At = Grown.size() <= Start ? Start : alignTo(Grown.size(), 4096);
+      Grown.resize(At, 0);
+    }
+    bool Touched = false;
+    std::vector<BundleOutputEntry> Outs;
+    for (unsigned I : It->second) {
+      Touched |= I < NewData.size() && !NewData[I].empty();
+      Outs.push_back({Entries[I].Id, I < NewData.size() && !NewData[I].empty()
+                                         ? ArrayRef<uint8_t>(NewData[I])
+                                         : Entries[I].Data});
+    }
+    if (!Touched) {
+      if (AllowGrowth)
+        Grown.insert(Grown.end(), Region.begin() + Start, Region.begin() + Limit);
+      continue;
+    }
+    // Keep the original payload alignment where it is visible.
+    uint64_t Align = 4096;
+    for (unsigned I : It->second)
+      if (!Entries[I].Data.empty() && !Entries[I].WasCompressed)
+        Align = std::min<uint64_t>(Align, Entries[I].Offset & -Entries[I].Offset);
+    std::vector<uint8_t> B = writeOffloadBundle(Outs, std::max<uint64_t>(Align, 1));
+    if (AllowGrowth) {
+      Grown.insert(Grown.end(), B.begin(), B.end());
+      continue;
+    }
+    if (B.size() > Limit - Start)
+      return createStringError(
+          "%s+0x%llx: the rebuilt bundle (%zu bytes%s) does not fit in the "
+          "%llu bytes of the original",
+          Where.str().c_str(), (unsigned long long)Start, B.size(),
+          Entries[It->second.front()].WasCompressed
+              ? "; the original was compressed and bundles are written "
+                "uncompressed"
+              : "",
+          (unsigned long long)(Limit - Start));
+    std::fill(Out.begin() + Start, Out.begin() + Limit, 0);
+    std::copy(B.begin(), B.end(), Out.begin() + Start);
+  }
+  return AllowGrowth ? Grown : Out;
+}
