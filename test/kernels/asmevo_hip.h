@@ -236,6 +236,25 @@ ASMEVO_DEVFN float __shfl_down(float Var, unsigned Delta,
       float, __shfl_down(__builtin_bit_cast(int, Var), Delta, Width));
 }
 
+// Source lane for __shfl_up: Self - Delta if still inside the segment.
+ASMEVO_DEVFN int __asmevo_shfl_up_src(unsigned Delta, int Width) {
+  int Self = (int)__lane_id();
+  return (Self & (Width - 1)) >= (int)Delta ? Self - (int)Delta : Self;
+}
+
+ASMEVO_DEVFN int __shfl_up(int Var, unsigned Delta, int Width = warpSize) {
+  return __builtin_amdgcn_ds_bpermute(__asmevo_shfl_up_src(Delta, Width) << 2,
+                                      Var);
+}
+ASMEVO_DEVFN unsigned __shfl_up(unsigned Var, unsigned Delta,
+                                int Width = warpSize) {
+  return (unsigned)__shfl_up((int)Var, Delta, Width);
+}
+ASMEVO_DEVFN float __shfl_up(float Var, unsigned Delta, int Width = warpSize) {
+  return __builtin_bit_cast(
+      float, __shfl_up(__builtin_bit_cast(int, Var), Delta, Width));
+}
+
 //===----------------------------------------------------------------------===//
 // Single-precision math
 //===----------------------------------------------------------------------===//
@@ -244,6 +263,10 @@ ASMEVO_DEVFN float __shfl_down(float Var, unsigned Delta,
 // llvm.log.f32, llvm.sqrt.f32, ...) because the AMDGPU toolchain compiles
 // with -fno-math-errno; the AMDGPU backend expands them inline without any
 // library (exp/log to about 1 ulp, sqrt correctly rounded).
+
+#ifndef INFINITY
+#define INFINITY (__builtin_inff())
+#endif
 
 ASMEVO_DEVFN float fabsf(float X) { return __builtin_fabsf(X); }
 ASMEVO_DEVFN float fmaxf(float A, float B) { return __builtin_fmaxf(A, B); }
