@@ -513,6 +513,20 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
     }
   }
   (void)SecNewBase;
+  // Function symbols that covered the whole function now cover what it
+  // became (an edit may have grown it).
+  MCSymbol *End = Ctx->createTempSymbol("asmevo_end", true);
+  Streamer->emitLabel(End);
+  const auto &Syms = CO.symbols().empty() ? CO.dynamicSymbols() : CO.symbols();
+  for (const ELFSymbol &S : Syms)
+    if (S.Value == LF.Range.Addr && S.Size == LF.Range.Size &&
+        S.Type == ELF::STT_FUNC && S.SectionIndex == Sec.Index) {
+      MCSymbol *Sym = Ctx->getOrCreateSymbol(S.Name);
+      Streamer->emitELFSize(
+          Sym, MCBinaryExpr::createSub(MCSymbolRefExpr::create(End, *Ctx),
+                                       MCSymbolRefExpr::create(Sym, *Ctx),
+                                       *Ctx));
+    }
   return Error::success();
 }
 

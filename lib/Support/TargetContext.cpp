@@ -1,5 +1,6 @@
 //===- TargetContext.cpp --------------------------------------------------===//
 #include "asmevo/Support/TargetContext.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetOptions.h"
@@ -75,14 +76,30 @@ unsigned TargetContext::opcode(StringRef Name) const {
 }
 
 MCRegister TargetContext::reg(StringRef AsmName) const {
-  if (RegByName.empty()) {
-    for (unsigned R = 1, E = MRI->getNumRegs(); R != E; ++R) {
-      std::string S;
-      raw_string_ostream OS(S);
-      Printer->printRegName(OS, MCRegister(R));
-      RegByName.try_emplace(S, R);
-    }
+  // The AMDGPU printer prints register numbers, not names, so spell the
+  // TableGen names: s5 -> SGPR5, v[4:7] -> VGPR4_VGPR5_VGPR6_VGPR7,
+  // vcc -> VCC.
+  if (RegByName.empty())
+    for (unsigned R = 1, E = MRI->getNumRegs(); R != E; ++R)
+      RegByName.try_emplace(MRI->getName(R), R);
+  std::string Name;
+  StringRef N = AsmName.trim();
+  char Kind = N.empty() ? 0 : N.front();
+  StringRef Prefix = Kind == 's' ? "SGPR" : Kind == 'v' ? "VGPR" : Kind == 'a' ? "AGPR" : "";
+  unsigned Lo, Hi;
+  if (!Prefix.empty() && N.size() > 1 && isDigit(N[1]) &&
+      !N.drop_front().getAsInteger(10, Lo)) {
+    Name = (Prefix + Twine(Lo)).str();
+  } else if (!Prefix.empty() && N.drop_front().starts_with("[") &&
+             N.ends_with("]")) {
+    auto [L, H] = N.drop_front(2).drop_back().split(':');
+    if (L.getAsInteger(10, Lo) || H.getAsInteger(10, Hi) || Hi < Lo)
+      return MCRegister();
+    for (unsigned I = Lo; I <= Hi; ++I)
+      Name += (I == Lo ? "" : "_") + (Prefix + Twine(I)).str();
+  } else {
+    Name = N.upper();
   }
-  auto It = RegByName.find(AsmName);
+  auto It = RegByName.find(Name);
   return It == RegByName.end() ? MCRegister() : MCRegister(It->second);
 }

@@ -31,7 +31,7 @@ using namespace asmevo;
 
 static cl::OptionCategory Cat("asmevo-opt options");
 static cl::opt<std::string> InputPath(cl::Positional, cl::desc("<input>"),
-                                      cl::Required, cl::cat(Cat));
+                                      cl::cat(Cat));
 static cl::opt<std::string> OutputPath("o", cl::desc("Output file"),
                                        cl::value_desc("file"), cl::cat(Cat));
 enum class EmitKind { Obj, Reloc, MIR, Asm };
@@ -343,6 +343,8 @@ int main(int argc, char **argv) {
       outs() << P.Name << " - " << P.Description << "\n";
     return 0;
   }
+  if (InputPath.empty())
+    return fail("no input file (see --help)");
   // lld resets every cl::opt when it links in-process (it re-parses its
   // own -mllvm options), so take the values now.
   const std::string OutPath = OutputPath, AddrMapPath = AddressMapPath;

@@ -48,7 +48,8 @@ public:
   llvm::StringRef opcodeName(unsigned Opc) const {
     return MII->getName(Opc);
   }
-  /// Physical register by its assembly name ("s0", "vcc", "exec"), or 0.
+  /// Physical register by its assembly name ("s0", "v[4:7]", "a3", "vcc",
+  /// "exec", "m0"), or 0.
   llvm::MCRegister reg(llvm::StringRef AsmName) const;
 
 private:
