@@ -1,15 +1,16 @@
 //===- CFGAnalysis.cpp - Dominators, loops, liveness, register use --------===//
 #include "asmevo/Analysis/FunctionAnalysis.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
-#include "llvm/ADT/DenseMap.h"
 
 using namespace llvm;
 using namespace asmevo;
 
-CFGSummary asmevo::analyzeCFG(MachineFunction &MF, const InstrSeq &Seq,
-                              const std::vector<const MachineBasicBlock *> &BBs) {
+CFGSummary
+asmevo::analyzeCFG(MachineFunction &MF, const InstrSeq &Seq,
+                   const std::vector<const MachineBasicBlock *> &BBs) {
   CFGSummary R;
   R.NumBlocks = Seq.BlockBegin.size();
   for (auto &S : Seq.Succs)

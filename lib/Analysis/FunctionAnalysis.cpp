@@ -6,8 +6,7 @@ using namespace llvm;
 using namespace asmevo;
 
 FunctionAnalysis asmevo::analyzeFunction(const LiftedModule &LM,
-                                         LiftedFunction &LF,
-                                         const ISAFacts &F,
+                                         LiftedFunction &LF, const ISAFacts &F,
                                          const AnalysisOptions &Opts) {
   FunctionAnalysis A;
   A.LF = &LF;

@@ -161,8 +161,7 @@ struct Prober {
       return !A.Def && isSGPRLike(A.Slots.First) &&
              (!A.Implicit || A.Slots.overlaps({slot::VCCLo, 2}));
     case HzRel::SGPRDefLaneSel:
-      return !A.Def && !A.Implicit && A.OpIdx == 2 &&
-             isSGPRLike(A.Slots.First);
+      return !A.Def && !A.Implicit && A.OpIdx == 2 && isSGPRLike(A.Slots.First);
     case HzRel::VGPRDefVecUse:
       return !A.Def && Vec;
     case HzRel::VGPRDefExplUse:
@@ -377,7 +376,8 @@ private:
     for (unsigned Pred : Seq.Preds[B]) {
       bool Skip = false;
       for (auto &S : Seen)
-        if (S.Block == Pred && S.Dist <= Dist && (S.Pending & Pending) == Pending)
+        if (S.Block == Pred && S.Dist <= Dist &&
+            (S.Pending & Pending) == Pending)
           Skip = true;
       if (Skip)
         continue;
@@ -478,9 +478,7 @@ std::vector<HazardHit> asmevo::checkSoftClauses(const InstrSeq &Seq,
   return Out;
 }
 
-HazardWindow::HazardWindow(const ISAFacts &F) {
-  Rules = rulesFor(F.gen());
-}
+HazardWindow::HazardWindow(const ISAFacts &F) { Rules = rulesFor(F.gen()); }
 
 void HazardWindow::issue(const InstrRecord &I) {
   History.push_front(I);
@@ -499,8 +497,7 @@ std::vector<HazardHit> HazardWindow::check(const InstrRecord &C) const {
     uint64_t Pending = Pr.initial();
     int Dist = 0, Limit = maxWaits(*R);
     HazardHit Best;
-    for (unsigned J = 0; J < History.size() && Pending && Dist < Limit;
-         ++J) {
+    for (unsigned J = 0; J < History.size() && Pending && Dist < Limit; ++J) {
       SlotRange Conf;
       int W = Pr.probe(History[J], Pending, Conf);
       if (W - Dist > Best.Missing) {

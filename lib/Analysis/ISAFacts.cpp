@@ -10,8 +10,9 @@ using namespace asmevo;
 ISAFacts::ISAFacts(const TargetContext &TC) : TC(TC) {
   Slots = std::make_unique<RegSlotMap>(TC.regInfo());
   const TargetInfo &TI = TC.info();
-  Gen = TI.isGFX90A() ? GPUGen::GFX90A
-                      : TI.isGFX950() ? GPUGen::GFX950 : GPUGen::GFX94X;
+  Gen = TI.isGFX90A()   ? GPUGen::GFX90A
+        : TI.isGFX950() ? GPUGen::GFX950
+                        : GPUGen::GFX94X;
   // LLVM's GCNSubtarget::isXNACKEnabled is "on or any": code built for
   // xnack-any must also be correct when pages fault and clauses replay.
   XnackReplay = TI.Xnack == TargetFeature::On || TI.Xnack == TargetFeature::Any;
@@ -133,8 +134,7 @@ OpcodeFacts ISAFacts::compute(unsigned Opcode) const {
     C |= ic::DS;
   // LLVM (GCNHazardRecognizer isLdsDma): a VALU-flagged buffer/flat op is
   // the LDS DMA form (buffer_load_dword ... lds, global_load_lds_*).
-  if (bit(T, tsflag::VALU) &&
-      (bit(T, tsflag::MUBUF) || bit(T, tsflag::FLAT)))
+  if (bit(T, tsflag::VALU) && (bit(T, tsflag::MUBUF) || bit(T, tsflag::FLAT)))
     C |= ic::LDSDMA;
   if (bit(T, tsflag::IsMAI)) {
     if (N.starts_with("V_ACCVGPR_"))
@@ -199,8 +199,7 @@ OpcodeFacts ISAFacts::compute(unsigned Opcode) const {
   // carry the SI-era EXP_CNT bit, LDS DMA carries all three).
   if (F.is(ic::VMEM))
     F.Counters |= cnt::VM;
-  if (F.is(ic::FLAT) || F.is(ic::SMEM) || F.is(ic::DS) ||
-      F.is(ic::Message))
+  if (F.is(ic::FLAT) || F.is(ic::SMEM) || F.is(ic::DS) || F.is(ic::Message))
     F.Counters |= cnt::LGKM;
   if (F.is(ic::Export) || F.is(ic::GDS))
     F.Counters |= cnt::EXP;

@@ -51,8 +51,8 @@ InstrRecord InstrRecord::fromMachineInstr(const MachineInstr &MI,
     SlotRange S = Facts.slots().slots(MO.getReg().asMCReg());
     if (S.empty())
       continue;
-    R.Regs.push_back({S, (uint8_t)std::min(I, 255u), MO.isDef(),
-                      I >= NumExplicit});
+    R.Regs.push_back(
+        {S, (uint8_t)std::min(I, 255u), MO.isDef(), I >= NumExplicit});
   }
   return R;
 }

@@ -1,7 +1,7 @@
 //===- InstrSeq.cpp - A MachineFunction as a laid-out sequence ------------===//
 #include "asmevo/Analysis/FunctionAnalysis.h"
-#include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/MC/MCInst.h"
 #include <map>
 #include <set>
@@ -41,8 +41,7 @@ InstrSeq asmevo::buildInstrSeq(const MachineFunction &MF, const ISAFacts &F,
 }
 
 InstrSeq asmevo::buildInstrSeqFromCode(const LiftedModule &LM,
-                                       const CodeRange &CR,
-                                       const ISAFacts &F) {
+                                       const CodeRange &CR, const ISAFacts &F) {
   InstrSeq S;
   const TargetContext &TC = LM.target();
   auto Bytes = LM.original().bytesAt(CR.Addr, CR.Size);
@@ -64,8 +63,8 @@ InstrSeq asmevo::buildInstrSeqFromCode(const LiftedModule &LM,
     MCInst I;
     uint64_t Size = 0;
     if (TC.disassembler().getInstruction(I, Size, Bytes->slice(Off),
-                                         CR.Addr + Off, nulls()) !=
-            MCDisassembler::Success ||
+                                         CR.Addr + Off,
+                                         nulls()) != MCDisassembler::Success ||
         !Size || Size > Bytes->size() - Off)
       break; // Undecodable: the rest is not analyzed.
     InstrRecord R = InstrRecord::fromMCInst(I, F);

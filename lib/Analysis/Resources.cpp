@@ -46,9 +46,8 @@ Occupancy asmevo::occupancy(GPUGen G, unsigned VG, unsigned SG, unsigned LDS,
   return O;
 }
 
-static std::optional<unsigned> kernelMetaUInt(const CodeObject &CO,
-                                              int MetadataIndex,
-                                              StringRef Key) {
+static std::optional<unsigned>
+kernelMetaUInt(const CodeObject &CO, int MetadataIndex, StringRef Key) {
   msgpack::Document *Doc = CO.metadata();
   if (!Doc || MetadataIndex < 0)
     return std::nullopt;

@@ -81,15 +81,15 @@ struct State {
           continue;
         int64_t V = (int64_t)Sc + Shift;
         if (Sc <= LB[C])
-          V = std::max<int64_t>(std::min<int64_t>(V, NewLB),
-                                Base - OldestKept);
+          V = std::max<int64_t>(std::min<int64_t>(V, NewLB), Base - OldestKept);
         Sc = (uint32_t)std::max<int64_t>(V, 1);
       }
       UB[C] = Base;
       LB[C] = NewLB;
     }
     llvm::erase_if(E, [](const Entry &En) { return En.zero(); });
-    llvm::sort(E, [](const Entry &A, const Entry &B) { return A.Slot < B.Slot; });
+    llvm::sort(E,
+               [](const Entry &A, const Entry &B) { return A.Slot < B.Slot; });
   }
   /// Joins \p O; both normalized (sorted by slot).
   bool merge(const State &O) {
@@ -115,10 +115,10 @@ struct State {
     size_t I = 0, J = 0;
     static const Entry Zero;
     while (I < E.size() || J < O.E.size()) {
-      bool TakeA = J == O.E.size() ||
-                   (I < E.size() && E[I].Slot <= O.E[J].Slot);
-      bool TakeB = I == E.size() ||
-                   (J < O.E.size() && O.E[J].Slot <= E[I].Slot);
+      bool TakeA =
+          J == O.E.size() || (I < E.size() && E[I].Slot <= O.E[J].Slot);
+      bool TakeB =
+          I == E.size() || (J < O.E.size() && O.E[J].Slot <= E[I].Slot);
       const Entry &A = TakeA ? E[I] : Zero;
       const Entry &B = TakeB ? O.E[J] : Zero;
       Entry R = TakeA ? A : B;
@@ -299,8 +299,8 @@ private:
     }
   }
 
-  void need(State &S, unsigned Idx, unsigned Slot, unsigned C,
-            WaitNeedKind K, SlotRange Reg, bool Record) {
+  void need(State &S, unsigned Idx, unsigned Slot, unsigned C, WaitNeedKind K,
+            SlotRange Reg, bool Record) {
     Entry *En = lookup(S, Slot);
     if (!En)
       return;
@@ -361,8 +361,7 @@ private:
             // Same-counter in-order writes land in issue order.
             if ((F.Counters & CntBit[C]) && !S.outOfOrder(C))
               continue;
-            need(S, Idx, Sl, C, WaitNeedKind::WriteAfterWrite, A.Slots,
-                 Record);
+            need(S, Idx, Sl, C, WaitNeedKind::WriteAfterWrite, A.Slots, Record);
           } else {
             need(S, Idx, Sl, C, WaitNeedKind::Read, A.Slots, Record);
           }
@@ -441,8 +440,7 @@ private:
     return 1;
   }
 
-  void applyWait(State &S, unsigned Idx, const WaitcntValue &W,
-                 bool Record) {
+  void applyWait(State &S, unsigned Idx, const WaitcntValue &W, bool Record) {
     int32_t WI = WaitIndex[Idx];
     for (unsigned C = 0; C < NumCnt; ++C) {
       unsigned N = W.get(CntBit[C]);

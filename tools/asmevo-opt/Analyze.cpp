@@ -108,22 +108,21 @@ static json::Value functionJSON(const FunctionAnalysis &A,
                                   {"accum_offset", R->DeclAccumOffset},
                                   {"lds_bytes", R->LDSBytes},
                                   {"scratch_bytes", R->ScratchBytes}}},
-        {"recomputed",
-         json::Object{{"vgprs", R->Used.vgprs()},
-                      {"agprs", R->Used.agprs()},
-                      {"sgprs", R->Used.sgprs()},
-                      {"extra_sgprs", R->ExtraSGPRs},
-                      {"vgpr_granule", R->RecVGPRGranule},
-                      {"sgpr_granule", R->RecSGPRGranule},
-                      {"accum_offset", R->RecAccumOffset}}},
+        {"recomputed", json::Object{{"vgprs", R->Used.vgprs()},
+                                    {"agprs", R->Used.agprs()},
+                                    {"sgprs", R->Used.sgprs()},
+                                    {"extra_sgprs", R->ExtraSGPRs},
+                                    {"vgpr_granule", R->RecVGPRGranule},
+                                    {"sgpr_granule", R->RecSGPRGranule},
+                                    {"accum_offset", R->RecAccumOffset}}},
         {"vgpr_within_declared", R->VGPRWithinDeclared},
         {"sgpr_within_declared", R->SGPRWithinDeclared},
         {"vgpr_exact", R->VGPRExact},
         {"sgpr_exact", R->SGPRExact},
         {"accum_offset_ok", R->AccumOffsetOK},
-        {"occupancy", json::Object{{"declared", occupancyJSON(R->Declared)},
-                                   {"recomputed",
-                                    occupancyJSON(R->Recomputed)}}}};
+        {"occupancy",
+         json::Object{{"declared", occupancyJSON(R->Declared)},
+                      {"recomputed", occupancyJSON(R->Recomputed)}}}};
     json::Object &Res = *J["resources"].getAsObject();
     if (R->MaxFlatWorkgroupSize)
       Res["max_flat_workgroup_size"] = *R->MaxFlatWorkgroupSize;
@@ -138,13 +137,13 @@ static json::Value functionJSON(const FunctionAnalysis &A,
   }
   json::Array Viol, Slack;
   for (const WaitViolation &V : A.Waits.Violations)
-    Viol.push_back(json::Object{{"address", hex(S.Instrs[V.Instr].Addr)},
-                                {"instruction", Name(V.Instr)},
-                                {"kind", kindName(V.Kind)},
-                                {"needed", V.Needed.str()},
-                                {"register", V.Reg.empty()
-                                                 ? std::string("lds")
-                                                 : RegSlotMap::name(V.Reg)}});
+    Viol.push_back(
+        json::Object{{"address", hex(S.Instrs[V.Instr].Addr)},
+                     {"instruction", Name(V.Instr)},
+                     {"kind", kindName(V.Kind)},
+                     {"needed", V.Needed.str()},
+                     {"register", V.Reg.empty() ? std::string("lds")
+                                                : RegSlotMap::name(V.Reg)}});
   for (const WaitSlack &W : A.Waits.Waits)
     if (W.hasSlack())
       Slack.push_back(json::Object{{"address", hex(S.Instrs[W.Instr].Addr)},
@@ -157,15 +156,16 @@ static json::Value functionJSON(const FunctionAnalysis &A,
   json::Array Hz;
   auto AddHits = [&](const std::vector<HazardHit> &Hits) {
     for (const HazardHit &H : Hits)
-      Hz.push_back(json::Object{
-          {"address", hex(S.Instrs[H.Consumer].Addr)},
-          {"instruction", Name(H.Consumer)},
-          {"rule", H.Rule->Id},
-          {"missing_wait_states", H.Missing},
-          {"producer_address", hex(S.Instrs[H.Producer].Addr)},
-          {"producer", Name(H.Producer)},
-          {"register", H.Reg.empty() ? std::string("") : RegSlotMap::name(H.Reg)},
-          {"source", H.Rule->Source}});
+      Hz.push_back(
+          json::Object{{"address", hex(S.Instrs[H.Consumer].Addr)},
+                       {"instruction", Name(H.Consumer)},
+                       {"rule", H.Rule->Id},
+                       {"missing_wait_states", H.Missing},
+                       {"producer_address", hex(S.Instrs[H.Producer].Addr)},
+                       {"producer", Name(H.Producer)},
+                       {"register", H.Reg.empty() ? std::string("")
+                                                  : RegSlotMap::name(H.Reg)},
+                       {"source", H.Rule->Source}});
   };
   AddHits(A.Hazards);
   AddHits(A.SoftClauses);
@@ -206,9 +206,8 @@ static void printText(raw_ostream &OS, const FunctionAnalysis &A,
   if (R) {
     OS << "    descriptor: { vgpr_granule: " << R->DeclVGPRGranule
        << ", sgpr_granule: " << R->DeclSGPRGranule
-       << ", accum_offset: " << R->DeclAccumOffset
-       << ", lds: " << R->LDSBytes << ", scratch: " << R->ScratchBytes
-       << " }\n"
+       << ", accum_offset: " << R->DeclAccumOffset << ", lds: " << R->LDSBytes
+       << ", scratch: " << R->ScratchBytes << " }\n"
        << "    recomputed: { vgpr_granule: " << R->RecVGPRGranule
        << ", sgpr_granule: " << R->RecSGPRGranule
        << ", extra_sgprs: " << R->ExtraSGPRs << ", within_declared: "
@@ -226,15 +225,14 @@ static void printText(raw_ostream &OS, const FunctionAnalysis &A,
      << ", violations: " << A.Waits.Violations.size() << " }\n";
   for (const WaitViolation &V : A.Waits.Violations)
     OS << "      - { violation: " << kindName(V.Kind)
-       << ", address: " << hex(S.Instrs[V.Instr].Addr) << ", instruction: "
-       << Name(V.Instr) << ", register: "
+       << ", address: " << hex(S.Instrs[V.Instr].Addr)
+       << ", instruction: " << Name(V.Instr) << ", register: "
        << (V.Reg.empty() ? std::string("lds") : RegSlotMap::name(V.Reg))
        << ", needs: '" << V.Needed.str() << "' }\n";
   for (const WaitSlack &W : A.Waits.Waits)
     if (W.hasSlack())
-      OS << "      - { slack: " << hex(S.Instrs[W.Instr].Addr)
-         << ", actual: '" << W.Actual.str() << "', needed: '"
-         << W.Needed.str() << "' }\n";
+      OS << "      - { slack: " << hex(S.Instrs[W.Instr].Addr) << ", actual: '"
+         << W.Actual.str() << "', needed: '" << W.Needed.str() << "' }\n";
   OS << "    hazards: " << A.Hazards.size() + A.SoftClauses.size() << "\n";
   auto Print = [&](const std::vector<HazardHit> &Hits) {
     for (const HazardHit &H : Hits)
@@ -261,12 +259,11 @@ Error asmevo::printAnalysis(raw_ostream &OS, LiftedModule &LM, bool JSON) {
     json::Array Fns;
     for (unsigned I = 0; I < M.Fns.size(); ++I)
       Fns.push_back(functionJSON(M.Fns[I], M.Res[I]));
-    json::Value V = json::Object{
-        {"schema", "asmevo-analysis-1"},
-        {"file", LM.original().name()},
-        {"target", LM.target().info().targetID()},
-        {"violations", Total},
-        {"functions", std::move(Fns)}};
+    json::Value V = json::Object{{"schema", "asmevo-analysis-1"},
+                                 {"file", LM.original().name()},
+                                 {"target", LM.target().info().targetID()},
+                                 {"violations", Total},
+                                 {"functions", std::move(Fns)}};
     OS << formatv("{0:2}", V) << "\n";
     return Error::success();
   }

@@ -25,9 +25,9 @@ namespace asmevo {
 
 /// Lays out \p MF's blocks (layout order) as an InstrSeq; \p Blocks gets the
 /// MachineBasicBlock of each block index.
-InstrSeq buildInstrSeq(const llvm::MachineFunction &MF, const ISAFacts &F,
-                       std::vector<const llvm::MachineBasicBlock *> *Blocks =
-                           nullptr);
+InstrSeq
+buildInstrSeq(const llvm::MachineFunction &MF, const ISAFacts &F,
+              std::vector<const llvm::MachineBasicBlock *> *Blocks = nullptr);
 
 /// The same, decoded from the code object's bytes, for functions the lifter
 /// left without a MachineFunction: blocks split at branch targets and after
@@ -36,7 +36,7 @@ InstrSeq buildInstrSeqFromCode(const LiftedModule &LM, const CodeRange &CR,
                                const ISAFacts &F);
 
 struct LoopSummary {
-  unsigned Header = 0;    ///< Block index.
+  unsigned Header = 0; ///< Block index.
   uint64_t HeaderAddr = ~0ull;
   unsigned Depth = 1;
   unsigned NumBlocks = 0;
@@ -49,7 +49,7 @@ struct LoopSummary {
 struct CFGSummary {
   unsigned NumBlocks = 0;
   unsigned NumEdges = 0;
-  unsigned Unreachable = 0;  ///< Blocks the entry does not dominate/reach.
+  unsigned Unreachable = 0;       ///< Blocks the entry does not dominate/reach.
   std::vector<LoopSummary> Loops; ///< Preorder (outer loops first).
 };
 
@@ -87,7 +87,7 @@ struct FunctionAnalysis {
   CFGSummary CFG;
   Liveness Live;
   RegisterUse Regs;
-  std::vector<HazardHit> Hazards;    ///< Wait-state rules.
+  std::vector<HazardHit> Hazards; ///< Wait-state rules.
   std::vector<HazardHit> SoftClauses;
   WaitcntResult Waits;
   unsigned NumNops = 0, NumWaitcnts = 0;

@@ -36,29 +36,29 @@ enum class HzInst : uint8_t {
   SALU,
   Trans,
   NonTransVALU,
-  VMem,             ///< Buffer/global/scratch/flat (not DS).
-  VecMemOrExp,      ///< VMEM, FLAT, DS or export.
-  ValuNotMFMA,      ///< Consumer: VALU that is not an MFMA (VALU read).
+  VMem,        ///< Buffer/global/scratch/flat (not DS).
+  VecMemOrExp, ///< VMEM, FLAT, DS or export.
+  ValuNotMFMA, ///< Consumer: VALU that is not an MFMA (VALU read).
   ValuOrVecMemOrExp,
   MFMA,
-  XDL,              ///< MFMA on the XDL unit.
-  SMFMA,            ///< Non-XDL, non-DGEMM MFMA.
+  XDL,   ///< MFMA on the XDL unit.
+  SMFMA, ///< Non-XDL, non-DGEMM MFMA.
   DGEMM,
-  NonXDLMFMA,       ///< SMFMA or DGEMM.
+  NonXDLMFMA, ///< SMFMA or DGEMM.
   DOT,
-  RWLaneSel,        ///< v_readlane/v_writelane (lane select operand).
-  RWLaneAny,        ///< v_readlane, v_readfirstlane, v_writelane.
-  ReadLane,         ///< v_readlane, v_readfirstlane.
+  RWLaneSel, ///< v_readlane/v_writelane (lane select operand).
+  RWLaneAny, ///< v_readlane, v_readfirstlane, v_writelane.
+  ReadLane,  ///< v_readlane, v_readfirstlane.
   DivFmas,
   DPP,
   SetReg,
   GetReg,
-  M0Reader,         ///< s_movrel*, s_sendmsg/ttracedata, GDS, LDS DMA,
-                    ///< ds_*_addtid.
-  WideStore,        ///< VMEM store of more than 64 bits of data (MUBUF
-                    ///< only without an soffset register).
+  M0Reader,  ///< s_movrel*, s_sendmsg/ttracedata, GDS, LDS DMA,
+             ///< ds_*_addtid.
+  WideStore, ///< VMEM store of more than 64 bits of data (MUBUF
+             ///< only without an soffset register).
   FMA64,
-  PermlaneSwap,     ///< v_permlane16_swap / v_permlane32_swap (gfx950).
+  PermlaneSwap, ///< v_permlane16_swap / v_permlane32_swap (gfx950).
 };
 
 /// Which operands of the producer and consumer must overlap.
@@ -83,9 +83,9 @@ enum class HzRel : uint8_t {
   None,            ///< Any producer within the window.
   VCCDefReadsVCCZ, ///< P writes VCC, C reads src_vccz.
   ExecDefReadsEXECZ,
-  DotDstUseOtherOp, ///< DOT dst read by a different opcode.
-  DotDstSrcABSameOp,///< DOT dst read as srcA/B by the same opcode.
-  DotDstDefOtherOp, ///< DOT dst written by a different opcode.
+  DotDstUseOtherOp,  ///< DOT dst read by a different opcode.
+  DotDstSrcABSameOp, ///< DOT dst read as srcA/B by the same opcode.
+  DotDstDefOtherOp,  ///< DOT dst written by a different opcode.
 };
 
 enum : uint8_t {
@@ -124,19 +124,19 @@ int hazardWaitStates(const HazardRule &R, const InstrRecord &P,
 
 struct HazardHit {
   const HazardRule *Rule = nullptr;
-  unsigned Consumer = 0;  ///< Index of the consumer instruction.
-  unsigned Producer = 0;  ///< Index of the producer instruction.
-  int Missing = 0;        ///< Wait states missing (s_nop count = Missing-1).
+  unsigned Consumer = 0; ///< Index of the consumer instruction.
+  unsigned Producer = 0; ///< Index of the producer instruction.
+  int Missing = 0;       ///< Wait states missing (s_nop count = Missing-1).
   SlotRange Reg;
 };
 
 /// A function laid out as a sequence with blocks, for the static walk.
 struct InstrSeq {
   std::vector<InstrRecord> Instrs;
-  std::vector<unsigned> BlockBegin;            ///< Per block, first index.
-  std::vector<unsigned> BlockOf;               ///< Per instruction.
-  std::vector<std::vector<unsigned>> Preds;    ///< Per block.
-  std::vector<std::vector<unsigned>> Succs;    ///< Per block.
+  std::vector<unsigned> BlockBegin;         ///< Per block, first index.
+  std::vector<unsigned> BlockOf;            ///< Per instruction.
+  std::vector<std::vector<unsigned>> Preds; ///< Per block.
+  std::vector<std::vector<unsigned>> Succs; ///< Per block.
   unsigned blockEnd(unsigned B) const {
     return B + 1 < BlockBegin.size() ? BlockBegin[B + 1]
                                      : (unsigned)Instrs.size();
@@ -150,8 +150,7 @@ std::vector<HazardHit> checkHazards(const InstrSeq &Seq, const ISAFacts &F);
 /// Soft-clause (xnack replay) violations: consecutive SMEM or VMEM
 /// instructions where one writes a register the clause reads
 /// ([LLVM] checkSoftClauseHazards). Reported with Rule = softClauseRule().
-std::vector<HazardHit> checkSoftClauses(const InstrSeq &Seq,
-                                        const ISAFacts &F);
+std::vector<HazardHit> checkSoftClauses(const InstrSeq &Seq, const ISAFacts &F);
 const HazardRule &softClauseRule();
 
 /// The run-time form: feed instructions as they issue.

@@ -75,24 +75,24 @@ enum class GPUGen : uint8_t { GFX90A, GFX94X, GFX950 };
 namespace ic {
 enum : uint64_t {
   SALU = 1ull << 0,
-  VALU = 1ull << 1,      ///< TSFlags VALU (includes MFMA and LDS DMA).
-  Trans = 1ull << 2,     ///< Transcendental VALU (v_exp, v_rcp, ...).
-  VMEM = 1ull << 3,      ///< Buffer, global, scratch or flat access.
-  MemLoad = 1ull << 4,   ///< Returns data to registers.
-  MemStore = 1ull << 5,  ///< Writes memory.
+  VALU = 1ull << 1,     ///< TSFlags VALU (includes MFMA and LDS DMA).
+  Trans = 1ull << 2,    ///< Transcendental VALU (v_exp, v_rcp, ...).
+  VMEM = 1ull << 3,     ///< Buffer, global, scratch or flat access.
+  MemLoad = 1ull << 4,  ///< Returns data to registers.
+  MemStore = 1ull << 5, ///< Writes memory.
   Atomic = 1ull << 6,
-  LDSDMA = 1ull << 7,    ///< buffer/global load ... lds: memory -> LDS.
+  LDSDMA = 1ull << 7, ///< buffer/global load ... lds: memory -> LDS.
   SMEM = 1ull << 8,
-  DS = 1ull << 9,        ///< LDS (or GDS) instruction.
-  FLAT = 1ull << 10,     ///< Generic flat: may access LDS or memory.
-  MFMA = 1ull << 11,     ///< Matrix instruction with passes (not accvgpr).
-  XDL = 1ull << 12,      ///< MFMA on the XDL unit.
-  DGEMM = 1ull << 13,    ///< F64 MFMA.
+  DS = 1ull << 9,     ///< LDS (or GDS) instruction.
+  FLAT = 1ull << 10,  ///< Generic flat: may access LDS or memory.
+  MFMA = 1ull << 11,  ///< Matrix instruction with passes (not accvgpr).
+  XDL = 1ull << 12,   ///< MFMA on the XDL unit.
+  DGEMM = 1ull << 13, ///< F64 MFMA.
   DOT = 1ull << 14,
-  AccMove = 1ull << 15,  ///< v_accvgpr_read/write/mov.
-  Branch = 1ull << 16,   ///< Any control transfer (see Flow).
+  AccMove = 1ull << 15, ///< v_accvgpr_read/write/mov.
+  Branch = 1ull << 16,  ///< Any control transfer (see Flow).
   Barrier = 1ull << 17,
-  Message = 1ull << 18,  ///< s_sendmsg, s_sendmsghalt, s_ttracedata.
+  Message = 1ull << 18, ///< s_sendmsg, s_sendmsghalt, s_ttracedata.
   Waitcnt = 1ull << 19,
   Nop = 1ull << 20,
   SetReg = 1ull << 21,
@@ -104,16 +104,16 @@ enum : uint64_t {
   WriteLane = 1ull << 27, ///< v_writelane_b32.
   DivFmas = 1ull << 28,
   Export = 1ull << 29,
-  MovRel = 1ull << 30,    ///< s_movrel*: reads M0 as an index.
-  Scratch = 1ull << 31,   ///< scratch_* (FLAT scratch segment).
-  Global = 1ull << 32,    ///< global_* (FLAT global segment).
-  Buffer = 1ull << 33,    ///< MUBUF/MTBUF.
-  FMA64 = 1ull << 34,     ///< v_fma_f64 / v_fmac_f64 (DGEMM hazard).
+  MovRel = 1ull << 30,  ///< s_movrel*: reads M0 as an index.
+  Scratch = 1ull << 31, ///< scratch_* (FLAT scratch segment).
+  Global = 1ull << 32,  ///< global_* (FLAT global segment).
+  Buffer = 1ull << 33,  ///< MUBUF/MTBUF.
+  FMA64 = 1ull << 34,   ///< v_fma_f64 / v_fmac_f64 (DGEMM hazard).
   GDS = 1ull << 35,
-  AddTID = 1ull << 36,    ///< ds_*_addtid: reads M0.
+  AddTID = 1ull << 36, ///< ds_*_addtid: reads M0.
   SetPrio = 1ull << 37,
   Sleep = 1ull << 38,
-  CacheCtl = 1ull << 39,  ///< buffer_wbl2, buffer_inv, s_dcache_*.
+  CacheCtl = 1ull << 39, ///< buffer_wbl2, buffer_inv, s_dcache_*.
 };
 } // namespace ic
 
@@ -144,9 +144,7 @@ struct OpcodeFacts {
   /// Any vector memory instruction (VMEM, FLAT, DS).
   bool isVectorMem() const { return is(ic::VMEM | ic::DS); }
   /// Writes LDS: DS stores/atomics and LDS DMA.
-  bool writesLDS() const {
-    return (is(ic::DS) && MayStore) || is(ic::LDSDMA);
-  }
+  bool writesLDS() const { return (is(ic::DS) && MayStore) || is(ic::LDSDMA); }
   bool readsLDS() const { return is(ic::DS) && MayLoad; }
 };
 
@@ -202,8 +200,7 @@ struct WaitcntValue {
     return Counter == cnt::VM ? VM : Counter == cnt::LGKM ? Lgkm : Exp;
   }
   static unsigned max(uint8_t Counter) {
-    return Counter == cnt::VM ? MaxVM : Counter == cnt::LGKM ? MaxLgkm
-                                                             : MaxExp;
+    return Counter == cnt::VM ? MaxVM : Counter == cnt::LGKM ? MaxLgkm : MaxExp;
   }
   void set(uint8_t Counter, unsigned V) {
     (Counter == cnt::VM ? VM : Counter == cnt::LGKM ? Lgkm : Exp) = V;

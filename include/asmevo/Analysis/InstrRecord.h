@@ -32,16 +32,15 @@ struct InstrRecord {
   unsigned Opcode = 0;
   const OpcodeFacts *F = nullptr;
   llvm::SmallVector<RegAccess, 6> Regs;
-  int64_t Imm = 0;         ///< First immediate operand.
-  unsigned NumDefs = 0;    ///< Explicit defs in the descriptor.
-  uint8_t Passes = 1;      ///< MFMA passes (resolved per instruction).
-  bool XDL = false;        ///< MFMA on the XDL unit.
-  uint64_t Addr = 0;       ///< Original address, or ~0 when unknown.
+  int64_t Imm = 0;      ///< First immediate operand.
+  unsigned NumDefs = 0; ///< Explicit defs in the descriptor.
+  uint8_t Passes = 1;   ///< MFMA passes (resolved per instruction).
+  bool XDL = false;     ///< MFMA on the XDL unit.
+  uint64_t Addr = 0;    ///< Original address, or ~0 when unknown.
 
   static InstrRecord fromMachineInstr(const llvm::MachineInstr &MI,
                                       const ISAFacts &Facts);
-  static InstrRecord fromMCInst(const llvm::MCInst &MI,
-                                const ISAFacts &Facts);
+  static InstrRecord fromMCInst(const llvm::MCInst &MI, const ISAFacts &Facts);
 
   const OpcodeFacts &facts() const { return *F; }
   /// Wait states this instruction provides to the ones after it: s_nop N

@@ -1,4 +1,5 @@
-//===- Resources.h - Register counts, descriptor check, occupancy -*- C++ -*-===//
+//===- Resources.h - Register counts, descriptor check, occupancy -*- C++
+//-*-===//
 //
 // Registers recomputed from the code, compared with the kernel descriptor
 // after granule rounding, and the occupancy they allow. Sources:

@@ -1,4 +1,5 @@
-//===- Waitcnt.h - Outstanding memory operations and needed waits -*- C++ -*-===//
+//===- Waitcnt.h - Outstanding memory operations and needed waits -*- C++
+//-*-===//
 //
 // A forward dataflow over the CFG of what each waitcnt counter still has in
 // flight at every point, which registers those operations will write and
@@ -34,16 +35,16 @@ namespace asmevo {
 enum class WaitNeedKind : uint8_t { Read, WriteAfterWrite, Barrier };
 
 struct WaitViolation {
-  unsigned Instr = 0;       ///< Index in the InstrSeq.
+  unsigned Instr = 0; ///< Index in the InstrSeq.
   WaitNeedKind Kind = WaitNeedKind::Read;
-  WaitcntValue Needed;      ///< The wait that would make it legal.
-  SlotRange Reg;            ///< The register (empty for Barrier).
+  WaitcntValue Needed; ///< The wait that would make it legal.
+  SlotRange Reg;       ///< The register (empty for Barrier).
 };
 
 struct WaitSlack {
-  unsigned Instr = 0;       ///< The s_waitcnt.
+  unsigned Instr = 0; ///< The s_waitcnt.
   WaitcntValue Actual;
-  WaitcntValue Needed;      ///< Weakest wait with the same guarantees used.
+  WaitcntValue Needed; ///< Weakest wait with the same guarantees used.
   bool hasSlack() const {
     return Needed.VM > Actual.VM || Needed.Lgkm > Actual.Lgkm ||
            Needed.Exp > Actual.Exp;
@@ -52,7 +53,7 @@ struct WaitSlack {
 
 struct WaitcntResult {
   std::vector<WaitViolation> Violations;
-  std::vector<WaitSlack> Waits;      ///< One per s_waitcnt.
+  std::vector<WaitSlack> Waits; ///< One per s_waitcnt.
   /// Operations in flight before each instruction (vmcnt, lgkmcnt).
   std::vector<uint8_t> PendingVM, PendingLgkm;
   unsigned Iterations = 0;
