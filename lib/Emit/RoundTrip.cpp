@@ -105,10 +105,52 @@ RoundTripReport asmevo::compareCodeObjects(const CodeObject &Old,
     }
     R.Functions.push_back(std::move(F));
   }
-  if (!R.FileIdentical && R.contentIdentical())
-    R.Differences.push_back(
-        "file bytes differ outside code, descriptors, note, section "
-        "addresses and symbol values (linker-synthesized tables or "
-        "non-alloc sections)");
+  if (!R.FileIdentical && R.contentIdentical()) {
+    // Say what differs outside what must be identical, and why.
+    auto Linkers = [](const CodeObject &CO) {
+      std::string L;
+      for (const std::string &P : CO.producers())
+        if (StringRef(P).starts_with("Linker: "))
+          L += (L.empty() ? "" : ", ") + P;
+      return L;
+    };
+    bool Explained = false;
+    for (const ELFSection &S : Old.sections()) {
+      const ELFSection *N = New.findSection(S.Name);
+      if (S.Index == 0 || (N && N->Bytes == S.Bytes && N->Size == S.Size))
+        continue;
+      if (S.Name == ".comment") {
+        R.Differences.push_back(
+            ".comment: the input was linked by '" + Linkers(Old) +
+            "', the rebuild by '" + Linkers(New) +
+            "' (lld adds its own Linker string)");
+        Explained = true;
+      } else if (!S.isAlloc() && N) {
+        R.Differences.push_back(S.Name + ": content differs (" +
+                                std::to_string(S.Size) + " -> " +
+                                std::to_string(N->Size) + " bytes)");
+      } else if (!N) {
+        R.Differences.push_back(S.Name + ": not in the rebuild");
+      }
+    }
+    for (const ELFSection &N : New.sections())
+      if (N.Index && !Old.findSection(N.Name))
+        R.Differences.push_back(
+            N.Name + ": written by this lld, not by the input's linker; "
+                     "section indices after it shift (.symtab st_shndx, "
+                     ".shstrtab)");
+    if (Old.sections().size() == New.sections().size()) {
+      bool Moved = false;
+      for (unsigned I = 0; I < Old.sections().size(); ++I)
+        Moved |= Old.sections()[I].Offset != New.sections()[I].Offset;
+      if (Moved)
+        R.Differences.push_back(
+            "file offsets of non-alloc sections and of the section header "
+            "table follow from the sizes above");
+    }
+    if (!Explained && R.Differences.empty())
+      R.Differences.push_back("file bytes differ outside the sections "
+                              "(ELF or program headers)");
+  }
   return R;
 }
