@@ -36,6 +36,7 @@
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace asmevo;
@@ -129,6 +130,8 @@ private:
   std::unique_ptr<raw_string_ostream> AsmStream;
   bool InCode = false;
   bool CodeMoved = false;
+  /// Functions with an instruction that is not as lifted.
+  std::set<const LiftedFunction *> ChangedFunctions;
   std::map<uint64_t, bool> Printable; // original address -> text is exact
 };
 
@@ -417,6 +420,8 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
   auto InstOrErr = lower(MI);
   if (!InstOrErr)
     return InstOrErr.takeError();
+  if (!Orig || !unchangedSinceLift(LM, MI))
+    ChangedFunctions.insert(&LF);
   SmallVector<char, 16> Buf;
   SmallVector<MCFixup, 2> Fixups;
   SizeEmitter->encodeInstruction(*InstOrErr, Buf, Fixups, TC.subtargetInfo());
@@ -631,7 +636,7 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
         return createStringError("kernel descriptor beyond section end");
       Flush(KOff);
       defineSymbolsAt(S.Addr + KOff, S);
-      KernelDescriptor Effective = effectiveDescriptor(LM, KIdx);
+      KernelDescriptor Effective = effectiveDescriptor(LM, KIdx, &ChangedFunctions);
       ArrayRef<uint8_t> KD = Effective.bytes();
       if (AsmOut) {
         // Raw bytes are exact where .amdhsa_kernel directives are not (see

@@ -77,8 +77,9 @@ static bool mayCall(const LiftedFunction &LF) {
   return false;
 }
 
-KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
-                                             unsigned KernelIndex) {
+KernelDescriptor
+asmevo::effectiveDescriptor(const LiftedModule &LM, unsigned KernelIndex,
+                            const std::set<const LiftedFunction *> *Known) {
   KernelDescriptor KD = LM.descriptors()[KernelIndex];
   const LiftedFunction *Kernel = nullptr;
   for (const LiftedFunction &LF : LM.functions())
@@ -97,7 +98,7 @@ KernelDescriptor asmevo::effectiveDescriptor(const LiftedModule &LM,
     const LiftedFunction *F = Work.back();
     Work.pop_back();
     Reached.push_back(F);
-    Changed |= changedSinceLift(LM, *F);
+    Changed |= Known ? Known->count(F) != 0 : changedSinceLift(LM, *F);
     if (!F->MF || !mayCall(*F))
       continue;
     for (const MachineBasicBlock &MBB : *F->MF)

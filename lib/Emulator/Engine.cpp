@@ -753,7 +753,7 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
   if (O.RecordCoverage)
     M.Executed.assign(Prog->Insts.size(), 0);
   if (O.HazardChecks)
-    M.HazKey.assign(Prog->Insts.size(), 0);
+    M.HazKey.assign(Prog->Insts.size() * HazWays, 0);
   M.FlushF32 = ((R1 >> 16) & 3) != 3;
   M.FlushF16F64 = ((R1 >> 18) & 3) != 3;
   if (M.FlushF32)

@@ -174,9 +174,15 @@ void loadLane(Wave &W, const DInst &I, const MemInfo &MI, Space S, uint64_t A,
 
 /// Performs the access of one instruction whose per-lane addresses are
 /// known. \p Data: the data operand (stores/atomics); \p Ctr: counters.
-void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
-            const Space *Sp, uint64_t Mask, const Operand *Data,
-            uint8_t Ctr, bool IsFlat, Space Uniform = Space::Drop) {
+/// \p Into: add to this operation instead of starting one (one
+/// instruction = one counter event, even when it accesses two places:
+/// ds_read2/ds_write2, per-dword buffer range checks); \p RegOff: first
+/// destination register of this part; \p Issue: issue when done.
+PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
+                  const uint64_t *Addr, const Space *Sp, uint64_t Mask,
+                  const Operand *Data, uint8_t Ctr, bool IsFlat,
+                  Space Uniform = Space::Drop, PendingOp *Into = nullptr,
+                  unsigned RegOff = 0, bool Issue = true) {
   Machine &M = *W.M;
   unsigned Total = MI.Kind == MK::Atomic ? (MI.Wide ? 8 : 4)
                                          : (MI.Bytes == 4 ? 4 * MI.Dwords
@@ -237,21 +243,24 @@ void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
   }
 
   if (MI.Kind == MK::Load) {
-    PendingOp *Op = W.newOp();
-    Op->T = PendingOp::LoadV;
-    Op->Counters = Ctr;
-    Op->IsFLAT = IsFlat;
-    Op->IsLDS = Ctr == PendingOp::LGKM;
-    Op->Inst = I.Index;
-    Op->Exec = Mask;
-    Op->DstFile = 1;
-    Op->DstReg = uint16_t(W.slot(I.Def[0]));
-    Op->DstCount = MI.Dwords;
-    if (MI.D16) {
-      Op->DstMask = MI.D16 == 1 ? 0xffffu : 0xffff0000u;
-      Op->DstShift = MI.D16 == 1 ? 0 : 16;
+    PendingOp *Op = Into;
+    if (!Op) {
+      Op = W.newOp();
+      Op->T = PendingOp::LoadV;
+      Op->Counters = Ctr;
+      Op->IsFLAT = IsFlat;
+      Op->IsLDS = Ctr == PendingOp::LGKM;
+      Op->Inst = I.Index;
+      Op->Exec = Mask;
+      Op->DstFile = 1;
+      Op->DstReg = uint16_t(W.slot(I.Def[0]));
+      Op->DstCount = MI.Dwords;
+      if (MI.D16) {
+        Op->DstMask = MI.D16 == 1 ? 0xffffu : 0xffff0000u;
+        Op->DstShift = MI.D16 == 1 ? 0 : 16;
+      }
     }
-    uint32_t *Out = Op->Data;
+    uint32_t *Out = Op->Data + RegOff * 64;
     if (!Mixed && Common == Space::LDS && MI.Bytes == 4) {
       Workgroup &G = *W.WG;
       uint64_t InRange = 0;
@@ -290,18 +299,22 @@ void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
         loadLane(W, I, MI, Sp[L], Addr[L], L, Out + L);
       }
     }
-    M.issue(W, Op);
-    return;
+    if (Issue)
+      M.issue(W, Op);
+    return Op;
   }
 
   if (MI.Kind == MK::Store) {
-    PendingOp *Op = W.newOp();
-    Op->T = AnyLDS && !AnyGlobal ? PendingOp::LdsWrite : PendingOp::Store;
-    Op->Counters = Ctr;
-    Op->IsFLAT = IsFlat;
-    Op->IsLDS = Ctr == PendingOp::LGKM;
-    Op->Inst = I.Index;
-    Op->Exec = Mask;
+    PendingOp *Op = Into;
+    if (!Op) {
+      Op = W.newOp();
+      Op->T = AnyLDS && !AnyGlobal ? PendingOp::LdsWrite : PendingOp::Store;
+      Op->Counters = Ctr;
+      Op->IsFLAT = IsFlat;
+      Op->IsLDS = Ctr == PendingOp::LGKM;
+      Op->Inst = I.Index;
+      Op->Exec = Mask;
+    }
     const uint32_t *DReg[4] = {nullptr, nullptr, nullptr, nullptr};
     if (Data->isVector())
       for (unsigned K = 0; K < MI.Dwords && K < 4; ++K)
@@ -349,8 +362,9 @@ void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
       if (M.Stop)
         break;
     }
-    M.issue(W, Op);
-    return;
+    if (Issue)
+      M.issue(W, Op);
+    return Op;
   }
 
   // Atomics: performed at issue, the old value returns late.
@@ -412,6 +426,7 @@ void access(Wave &W, const DInst &I, const MemInfo &MI, const uint64_t *Addr,
     }
   }
   M.issue(W, Op);
+  return Op;
 }
 
 //===----------------------------------------------------------------------===//
@@ -640,12 +655,10 @@ void execBuffer(Wave &W, const DInst &I) {
         Partial = true;
     }
     if (Partial) {
-      // Split into single dwords with their own range check.
+      // Single dwords with their own range check, in one operation.
       MemInfo One = MI;
       One.Dwords = 1;
-      DInst Tmp = I;
-      PendingOp *Merged = nullptr;
-      (void)Merged;
+      PendingOp *Op = nullptr;
       for (unsigned K = 0; K < MI.Dwords; ++K) {
         alignas(64) uint64_t A2[64];
         Space S2[64];
@@ -656,16 +669,17 @@ void execBuffer(Wave &W, const DInst &I) {
                       ? Space::Global
                       : Space::Drop;
         }
+        bool Last = K + 1 == MI.Dwords;
         if (MI.Kind == MK::Load) {
-          Tmp.Def[0] = I.Def[0];
-          Tmp.Def[0].Reg = uint16_t(I.Def[0].Reg + K);
-          Tmp.Def[0].Width = 1;
-          access(W, Tmp, One, A2, S2, Mask, nullptr, PendingOp::VM, false);
+          Op = access(W, I, One, A2, S2, Mask, nullptr, PendingOp::VM, false,
+                      Space::Drop, Op, K, Last);
+          Op->DstCount = uint8_t(MI.Dwords);
         } else {
           Operand D = *Data;
           D.Reg = uint16_t(D.Reg + K);
           D.Width = 1;
-          access(W, Tmp, One, A2, S2, Mask, &D, PendingOp::VM, false);
+          Op = access(W, I, One, A2, S2, Mask, &D, PendingOp::VM, false,
+                      Space::Drop, Op, 0, Last);
         }
       }
       return;
@@ -707,19 +721,20 @@ template <bool Write, bool ST64> void execDS2(Wave &W, const DInst &I) {
     A1[L] = uint32_t(Base + O1 * Scale);
     Sp[L] = Space::LDS;
   }
+  // One instruction, one LGKM_CNT event: both halves go into one op.
   if (Write) {
-    access(W, I, One, A0, Sp, Mask, &I.Src[1], PendingOp::LGKM, false,
-           Space::LDS);
+    PendingOp *Op = access(W, I, One, A0, Sp, Mask, &I.Src[1],
+                           PendingOp::LGKM, false, Space::LDS, nullptr, 0,
+                           /*Issue=*/false);
     access(W, I, One, A1, Sp, Mask, &I.Src[2], PendingOp::LGKM, false,
-           Space::LDS);
+           Space::LDS, Op, 0, /*Issue=*/true);
   } else {
-    DInst Tmp = I;
-    Tmp.Def[0].Width = uint8_t(MI.Dwords);
-    access(W, Tmp, One, A0, Sp, Mask, nullptr, PendingOp::LGKM, false,
-           Space::LDS);
-    Tmp.Def[0].Reg = uint16_t(I.Def[0].Reg + MI.Dwords);
-    access(W, Tmp, One, A1, Sp, Mask, nullptr, PendingOp::LGKM, false,
-           Space::LDS);
+    PendingOp *Op = access(W, I, One, A0, Sp, Mask, nullptr,
+                           PendingOp::LGKM, false, Space::LDS, nullptr, 0,
+                           /*Issue=*/false);
+    Op->DstCount = uint8_t(2 * MI.Dwords);
+    access(W, I, One, A1, Sp, Mask, nullptr, PendingOp::LGKM, false,
+           Space::LDS, Op, MI.Dwords, /*Issue=*/true);
   }
 }
 

@@ -37,10 +37,17 @@ void Machine::hazardIssued(Wave &W, const DInst &I) {
 }
 
 void Machine::checkHazards(Wave &W, const DInst &I) {
-  uint64_t Key = W.HazHash * 0x9E3779B97F4A7C15ull + I.Index + 1;
-  if (HazKey[I.Index] == Key)
-    return;
-  HazKey[I.Index] = Key;
+  // A small set of recently checked windows per consumer: loop heads see
+  // one window on entry and another on the back edge.
+  uint64_t Key = (W.HazHash * 0x9E3779B97F4A7C15ull + I.Index) | 1;
+  uint64_t *Set = &HazKey[size_t(I.Index) * HazWays];
+  for (unsigned K = 0; K < HazWays; ++K)
+    if (Set[K] == Key)
+      return;
+  for (unsigned K = HazWays - 1; K > 0; --K)
+    Set[K] = Set[K - 1];
+  Set[0] = Key;
+  ++HazMisses;
   if (!HazWin)
     HazWin = std::make_unique<HazardWindow>(*Prog.Facts);
   HazWin->reset();

@@ -354,7 +354,7 @@ LaunchSession::kernarg(const SpecLaunch &L, size_t LI, const LaunchParams &P) {
     std::vector<uint8_t> Out(8, 0);
     switch (A.K) {
     case SpecArg::Null:
-      Out.resize(Size);
+      Out.resize(Size ? Size : 8);
       return Out;
     case SpecArg::BufferAt:
     case SpecArg::Name: {
@@ -370,7 +370,7 @@ LaunchSession::kernarg(const SpecLaunch &L, size_t LI, const LaunchParams &P) {
         }
         uint64_t Addr = B->Addr + uint64_t(Off);
         std::memcpy(Out.data(), &Addr, 8);
-        if (Size != 8)
+        if (Size && Size != 8)
           Err = "pointer '" + A.Ref + "' in a " + std::to_string(Size) +
                 "-byte argument";
         Out.resize(8);

@@ -32,6 +32,8 @@ constexpr unsigned WaveSize = 64;
 /// Instructions of issue history a hazard check looks back over (the
 /// longest rule needs 19 wait states).
 constexpr unsigned HazWindowLen = 24;
+/// Windows remembered per instruction by the hazard check cache.
+constexpr unsigned HazWays = 4;
 /// The largest unified register file (gfx90a/gfx94x: 512 VGPRs + AGPRs).
 constexpr unsigned MaxVSlots = 512;
 constexpr uint64_t AllLanes = ~0ull;
@@ -59,12 +61,14 @@ struct PendingOp {
   uint8_t DstShift = 0;   ///< d16_hi: data goes to bits 31:16.
   /// [reg * 64 + lane], or [reg] for SGPRs. Only lanes in Exec are valid.
   alignas(64) uint32_t Data[256];
-  // Memory effects (stores, LDS writes, LDS DMA): at most one per lane.
+  // Memory effects (stores, LDS writes, LDS DMA): at most two per lane
+  // (ds_write2).
+  static constexpr unsigned MaxWrites = 128;
   unsigned NumWrites = 0;
-  uint64_t WAddr[64];   ///< Device address, or LDS byte offset.
-  uint8_t *WHost[64];   ///< Resolved host pointer (nullptr for LDS).
-  uint8_t WLen[64];
-  alignas(16) uint8_t WData[64][16];
+  uint64_t WAddr[MaxWrites]; ///< Device address, or LDS byte offset.
+  uint8_t *WHost[MaxWrites]; ///< Resolved host pointer (nullptr for LDS).
+  uint8_t WLen[MaxWrites];
+  alignas(16) uint8_t WData[MaxWrites][16];
   uint64_t Lo = ~0ull, Hi = 0; ///< Address summary of the writes.
 
   void reset() {
@@ -81,6 +85,8 @@ struct PendingOp {
     Hi = 0;
   }
   void addWrite(uint64_t Addr, uint8_t *Host, const void *Src, uint32_t Len) {
+    if (NumWrites == MaxWrites)
+      return; // cannot happen: one instruction writes at most 2 per lane
     unsigned N = NumWrites++;
     WAddr[N] = Addr;
     WHost[N] = Host;
@@ -252,8 +258,10 @@ struct Machine {
                       const uint32_t *Len, uint64_t Mask, bool Lds);
   void checkInFlight(Wave &W, const DInst &I);
   // Hazard checks (HazardCheck.cpp).
-  std::vector<uint64_t> HazKey; ///< Per instruction: last window checked.
+  /// Per instruction, HazWays recently checked windows (hash keys).
+  std::vector<uint64_t> HazKey;
   std::unique_ptr<HazardWindow> HazWin;
+  uint64_t HazMisses = 0;
   void checkHazards(Wave &W, const DInst &I);
   void hazardIssued(Wave &W, const DInst &I);
   ~Machine();

@@ -58,12 +58,14 @@ enum : uint16_t {
   NumSgprSlots = 128,
 };
 
-/// SISrcMods bits as the disassembler reports them.
+/// SISrcMods bits as LLVM 22's disassembler reports them (checked by the
+/// SDWA/VOP3P cases of the unit tests).
 enum : uint8_t {
-  ModNeg = 1,      ///< also SDWA integer sign-extend
+  ModNeg = 1,
   ModAbs = 2,      ///< also VOP3P neg_hi
   ModOpSel0 = 4,
   ModOpSel1 = 8,   ///< also VOP3 destination op_sel (src0 only)
+  ModSext = 16,    ///< SDWA integer sign-extend
 };
 
 struct Operand {

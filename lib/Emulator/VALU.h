@@ -115,7 +115,7 @@ inline const uint32_t *src32(Wave &W, const DInst &I, unsigned K, Ty T,
   // SDWA.
   if (K < 2) {
     bool IsFloat = T == Ty::F32 || T == Ty::F16;
-    bool Sext = !IsFloat && (O.Mods & ModNeg);
+    bool Sext = !IsFloat && (O.Mods & ModSext);
     unsigned Sel = I.SrcSel[K];
     if (Sel != 6 || Sext || (IsFloat && (O.Mods & (ModNeg | ModAbs)))) {
       for (unsigned L = 0; L < 64; ++L) {

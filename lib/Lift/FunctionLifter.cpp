@@ -200,9 +200,12 @@ void FunctionLifter::run() {
     return;
   }
 
-  std::map<uint64_t, unsigned> IndexOf;
-  for (unsigned I = 0; I < Insts.size(); ++I)
-    IndexOf[Insts[I].Addr] = I;
+  // Instructions are in address order: boundaries by binary search.
+  auto IsBoundary = [&](uint64_t A) {
+    auto It = llvm::partition_point(
+        Insts, [A](const DecodedInst &D) { return D.Addr < A; });
+    return It != Insts.end() && It->Addr == A;
+  };
 
   // Block leaders and branch targets.
   std::set<uint64_t> Leaders = {LF.Range.Addr};
@@ -213,7 +216,7 @@ void FunctionLifter::run() {
       IsKernel ? &CO.kernels()[LF.Range.KernelIndex] : nullptr;
   if (K && K->hasPreload()) {
     uint64_t PE = K->preloadEntryAddr();
-    if (!IndexOf.count(PE)) {
+    if (!IsBoundary(PE)) {
       markNonSimple(PE, "preload entry is not on an instruction boundary");
       return;
     }
@@ -228,7 +231,7 @@ void FunctionLifter::run() {
       if (!Imm)
         return (void)markNonSimple(D.Addr, "branch without immediate target");
       uint64_t T = D.Addr + 4 + (int64_t)(int16_t)*Imm * 4;
-      if (!IndexOf.count(T))
+      if (!IsBoundary(T))
         return (void)markNonSimple(
             D.Addr, "branch to 0x" + utohexstr(T) +
                         " outside the function or inside an instruction");

@@ -3,6 +3,7 @@
 #define ASMEVO_EMIT_RESOURCES_H
 
 #include "asmevo/Lift/LiftedModule.h"
+#include <set>
 
 namespace asmevo {
 
@@ -21,8 +22,11 @@ RegisterUse registerUse(const LiftedFunction &LF);
 /// edit made the kernel (or a function it calls) use more registers, then
 /// the register granules become max(declared, computed). LDS and scratch
 /// sizes cannot be inferred from code and always stay as declared.
-KernelDescriptor effectiveDescriptor(const LiftedModule &LM,
-                                     unsigned KernelIndex);
+/// \p Changed, when given, is the set of functions an edit touched (the
+/// emitter knows it from emitting them); otherwise it is computed.
+KernelDescriptor
+effectiveDescriptor(const LiftedModule &LM, unsigned KernelIndex,
+                    const std::set<const LiftedFunction *> *Changed = nullptr);
 
 } // namespace asmevo
 
