@@ -53,6 +53,28 @@ static Error prefix(const Twine &P, Error E) {
   });
 }
 
+/// The dynamic symbol table is a subset of .symtab in everything a linker
+/// writes; when they disagree, the rebuild could follow only one of them.
+static Error checkSymbolTablesAgree(ArrayRef<ELFSymbol> Symtab,
+                                    ArrayRef<ELFSymbol> Dynsym) {
+  if (Symtab.empty())
+    return Error::success();
+  for (const ELFSymbol &D : Dynsym) {
+    if (D.Name.empty() || D.SectionIndex == ELF::SHN_UNDEF)
+      continue;
+    bool Found = llvm::any_of(Symtab, [&](const ELFSymbol &S) {
+      return S.Name == D.Name && S.Value == D.Value && S.Size == D.Size;
+    });
+    if (!Found)
+      return createStringError(
+          "symbol tables disagree: .dynsym has '%s' (value 0x%llx, size "
+          "%llu), .symtab has no such symbol",
+          D.Name.c_str(), (unsigned long long)D.Value,
+          (unsigned long long)D.Size);
+  }
+  return Error::success();
+}
+
 Error CodeObject::parse() {
   StringRef Data(reinterpret_cast<const char *>(Image.data()), Image.size());
   if (Data.size() < sizeof(ELFT::Ehdr) || !Data.starts_with("\x7f"
@@ -78,6 +100,8 @@ Error CodeObject::parse() {
   if (Error E = parseSections())
     return prefix(Name, std::move(E));
   if (Error E = parseSymbols())
+    return prefix(Name, std::move(E));
+  if (Error E = checkSymbolTablesAgree(Symbols, DynSymbols))
     return prefix(Name, std::move(E));
   if (Error E = parseNotes())
     return prefix(Name, std::move(E));

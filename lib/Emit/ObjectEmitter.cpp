@@ -122,6 +122,15 @@ private:
   // Original-address symbols of the section being emitted.
   std::multimap<uint64_t, const ELFSymbol *> PendingSyms;
   std::vector<std::pair<const ELFSymbol *, MCSymbol *>> SymOrder;
+  /// The MC symbol of each ELF symbol: by name, except for local symbols
+  /// whose name another symbol also has (two static functions of one name
+  /// in different files), which get symbols of their own.
+  std::map<const ELFSymbol *, MCSymbol *> SymFor;
+  MCSymbol *mcSymbol(const ELFSymbol &S) {
+    auto It = SymFor.find(&S);
+    return It != SymFor.end() ? It->second : Ctx->getOrCreateSymbol(S.Name);
+  }
+  std::string MCErrors;
   uint32_t SpecRel64 = 0;
   /// Machine operand target flag -> MC relocation specifier.
   std::map<unsigned, uint32_t> SpecForFlag;
@@ -141,6 +150,16 @@ Error ObjectEmitter::setUp(raw_pwrite_stream &OS) {
   const Target &T = TC.target();
   Ctx = std::make_unique<MCContext>(TC.triple(), &TC.asmInfo(), &TC.regInfo(),
                                     &TC.subtargetInfo(), &SrcMgr);
+  // MC reports problems (a symbol defined twice, a fixup out of range) and
+  // carries on; collect them so that they fail the rebuild.
+  Ctx->setDiagnosticHandler([this](const SMDiagnostic &D, bool, const SourceMgr &,
+                                   std::vector<const MDNode *> &) {
+    if (D.getKind() != SourceMgr::DK_Error)
+      return;
+    if (!MCErrors.empty())
+      MCErrors += "; ";
+    MCErrors += D.getMessage().str();
+  });
   MOFI = std::make_unique<MCObjectFileInfo>();
   Ctx->setObjectFileInfo(MOFI.get());
   MOFI->initMCObjectFileInfo(*Ctx, /*PIC=*/true);
@@ -434,7 +453,7 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
 void ObjectEmitter::defineSymbolsAt(uint64_t OrigAddr, const ELFSection &S) {
   auto Range = PendingSyms.equal_range(OrigAddr);
   for (auto It = Range.first; It != Range.second; ++It) {
-    MCSymbol *Sym = Ctx->getOrCreateSymbol(It->second->Name);
+    MCSymbol *Sym = mcSymbol(*It->second);
     if (!Sym->isDefined())
       Streamer->emitLabel(Sym);
   }
@@ -526,7 +545,7 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
   for (const ELFSymbol &S : Syms)
     if (S.Value == LF.Range.Addr && S.Size == LF.Range.Size &&
         S.Type == ELF::STT_FUNC && S.SectionIndex == Sec.Index) {
-      MCSymbol *Sym = Ctx->getOrCreateSymbol(S.Name);
+      MCSymbol *Sym = mcSymbol(S);
       Streamer->emitELFSize(
           Sym, MCBinaryExpr::createSub(MCSymbolRefExpr::create(End, *Ctx),
                                        MCSymbolRefExpr::create(Sym, *Ctx),
@@ -601,7 +620,7 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
         Streamer->emitZeros(Addr - S.Addr - Cur);
         Cur = Addr - S.Addr;
       }
-      MCSymbol *MS = Ctx->getOrCreateSymbol(Sym->Name);
+      MCSymbol *MS = mcSymbol(*Sym);
       if (!MS->isDefined())
         Streamer->emitLabel(MS);
     }
@@ -671,7 +690,7 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
   if (!PendingSyms.empty()) {
     // Symbols past the emitted content (e.g. end markers).
     for (auto &[A, Sym] : PendingSyms) {
-      MCSymbol *MS = Ctx->getOrCreateSymbol(Sym->Name);
+      MCSymbol *MS = mcSymbol(*Sym);
       if (!MS->isDefined())
         Streamer->emitLabel(MS);
     }
@@ -682,11 +701,17 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
 
 void ObjectEmitter::declareSymbols() {
   const auto &Syms = CO.symbols().empty() ? CO.dynamicSymbols() : CO.symbols();
+  std::map<std::string, unsigned> NameCount;
+  for (const ELFSymbol &S : Syms)
+    ++NameCount[S.Name];
   for (const ELFSymbol &S : Syms) {
     if (S.Name.empty() || S.Type == ELF::STT_SECTION || S.Type == ELF::STT_FILE ||
         S.Name == "_DYNAMIC")
       continue;
-    MCSymbol *Sym = Ctx->getOrCreateSymbol(S.Name);
+    MCSymbol *Sym = NameCount[S.Name] > 1 && S.Binding == ELF::STB_LOCAL
+                        ? Ctx->createLocalSymbol(S.Name)
+                        : Ctx->getOrCreateSymbol(S.Name);
+    SymFor[&S] = Sym;
     SymOrder.push_back({&S, Sym});
   }
 }
@@ -752,6 +777,10 @@ Error ObjectEmitter::run() {
     R.Warnings.push_back("code moved, so debug information that no longer "
                          "matches it was dropped: " + Dropped);
   Streamer->finish();
+  if (Ctx->hadError() || !MCErrors.empty())
+    return createStringError(CO.name() + ": cannot rebuild: " +
+                             (MCErrors.empty() ? "the MC layer reported an error"
+                                               : MCErrors));
   R.Relocatable.assign(Buf.begin(), Buf.end());
   return Error::success();
 }

@@ -43,25 +43,30 @@ RoundTripReport asmevo::compareCodeObjects(const CodeObject &Old,
     }
   }
   // Symbols by name (symtab; dynsym when there is no symtab).
-  std::map<std::string, const ELFSymbol *> NewSyms;
-  for (const ELFSymbol &S : New.symbols())
-    NewSyms.emplace(S.Name, &S);
-  for (const ELFSymbol &S : New.dynamicSymbols())
-    NewSyms.emplace(S.Name, &S);
+  // By name and occurrence: local symbols may share a name.
+  std::map<std::string, std::vector<const ELFSymbol *>> NewSyms;
+  for (const ELFSymbol &S : New.symbols().empty() ? New.dynamicSymbols()
+                                                  : New.symbols())
+    NewSyms[S.Name].push_back(&S);
+  std::map<std::string, unsigned> Seen;
   const auto &OldSyms = Old.symbols().empty() ? Old.dynamicSymbols()
                                               : Old.symbols();
   for (const ELFSymbol &S : OldSyms) {
     if (S.Name.empty() || S.Type == ELF::STT_SECTION)
       continue;
-    auto It = NewSyms.find(S.Name);
-    if (It == NewSyms.end()) {
+    unsigned K = Seen[S.Name]++;
+    auto Found = NewSyms.find(S.Name);
+    const ELFSymbol *N = Found != NewSyms.end() && K < Found->second.size()
+                             ? Found->second[K]
+                             : nullptr;
+    if (!N) {
       R.SymbolValuesIdentical = false;
       R.Differences.push_back("symbol " + S.Name + " is missing");
-    } else if (It->second->Value != S.Value || It->second->Size != S.Size) {
+    } else if (N->Value != S.Value || N->Size != S.Size) {
       R.SymbolValuesIdentical = false;
       R.Differences.push_back("symbol " + S.Name + ": " + hex(S.Value) + "/" +
-                              hex(S.Size) + " -> " + hex(It->second->Value) +
-                              "/" + hex(It->second->Size));
+                              hex(S.Size) + " -> " + hex(N->Value) + "/" +
+                              hex(N->Size));
     }
   }
   // Descriptors.

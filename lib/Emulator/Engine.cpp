@@ -816,6 +816,7 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
   Scheduler S(M, KS);
   S.run();
   R.Seconds = CpuNow() - T0;
+  R.WaivedHazards = std::move(M.Waived);
   for (uint32_t Bit = 1; Bit; Bit <<= 1)
     if (M.ApproxBits & Bit)
       R.Approximations.insert(approxText(Bit));

@@ -185,6 +185,11 @@ const char *emu::approxText(uint32_t Bit) {
   case AX_FP8:
     return "fp8/bf8 conversion from f32: round to nearest even; without "
            "clamp an out-of-range value becomes NaN (0x80)";
+  case AX_BUF_RANGE:
+    return "structured buffer access (stride != 0, idxen): range-checked "
+           "as index >= num_records, but some lanes would get the other "
+           "answer from a byte check (index * stride + offset against "
+           "num_records)";
   case AX_CACHE:
     return "cache maintenance (buffer_wbl2/inv, s_dcache_*) is a no-op: "
            "emulated memory is coherent";

@@ -593,8 +593,15 @@ void execBuffer(Wave &W, const DInst &I) {
                                          : (MI.Bytes == 4 ? 4 * MI.Dwords
                                                           : MI.Bytes);
   bool LdsDma = I.Flags & FLds;
-  // Range checks are per dword for multi-dword accesses; model them by
-  // issuing the instruction per dword when any lane straddles the limit.
+  // Range checks (non-swizzled buffers): num_records is a byte limit on
+  // offset + index * stride (the sgpr offset excluded), per dword for
+  // multi-dword accesses; modelled by issuing the instruction per dword
+  // when any lane straddles the limit. Structured accesses (idxen with a
+  // stride) are checked as index >= num_records, the compiler's
+  // struct-buffer convention; lanes where the two rules disagree are
+  // reported as an approximation. AITer's kernels use stride != 0 with
+  // offen only and a byte num_records.
+  bool ByIndex = Stride != 0 && Idxen;
   for (unsigned L = 0; L < 64; ++L) {
     uint32_t Index = 0, Offset = uint32_t(InstOff);
     unsigned VK = 0;
@@ -602,16 +609,19 @@ void execBuffer(Wave &W, const DInst &I) {
       Index = W.vreg(*VAddr, VK++)[L];
     if (Offen && VAddr)
       Offset += W.vreg(*VAddr, VK)[L];
-    bool OOB;
-    if (Stride == 0)
-      OOB = uint64_t(Offset) + Total > NumRecords;
-    else
+    uint64_t ByteOff = uint64_t(Offset) + uint64_t(Index) * Stride;
+    bool ByteOOB = ByteOff + Total > NumRecords;
+    bool OOB = ByteOOB;
+    if (ByIndex) {
       OOB = Index >= NumRecords;
-    Addr[L] = Base + SOffset + Offset + uint64_t(Index) * Stride;
+      if (OOB != ByteOOB && ((Mask >> L) & 1))
+        W.M->ApproxBits |= AX_BUF_RANGE;
+    }
+    Addr[L] = Base + SOffset + ByteOff;
     Sp[L] = OOB ? Space::Drop : Space::Global;
     // Partially out-of-range multi-dword loads/stores: handled below.
-    if (OOB && Stride == 0 && MI.Bytes == 4 && MI.Dwords > 1 &&
-        uint64_t(Offset) < NumRecords)
+    if (OOB && !ByIndex && MI.Bytes == 4 && MI.Dwords > 1 &&
+        ByteOff < NumRecords)
       Sp[L] = Space::Global; // refined per dword
   }
   if (LdsDma) {
@@ -645,7 +655,7 @@ void execBuffer(Wave &W, const DInst &I) {
     return;
   }
   // Per-dword refinement for partially out-of-range raw accesses.
-  if (Stride == 0 && MI.Bytes == 4 && MI.Dwords > 1 && MI.Kind != MK::Atomic) {
+  if (!ByIndex && MI.Bytes == 4 && MI.Dwords > 1 && MI.Kind != MK::Atomic) {
     bool Partial = false;
     for (unsigned L = 0; L < 64; ++L) {
       if (!((Mask >> L) & 1) || Sp[L] != Space::Global)

@@ -447,10 +447,15 @@ LaunchSession::kernarg(const SpecLaunch &L, size_t LI, const LaunchParams &P) {
       const KernelArg &MA = *Explicit[I];
       std::string Err;
       auto Bytes = Value(L.Args[I], MA.Size, Err);
+      // Metadata without argument names (-fno-... or stripped) names
+      // arguments by position only.
+      std::string What = "argument " + std::to_string(I);
+      if (!MA.Name.empty())
+        What += " ('" + MA.Name + "')";
       if (!Err.empty())
-        return Fail("argument " + Twine(I) + " ('" + MA.Name + "'): " + Err);
+        return Fail(What + ": " + Err);
       if (Error E = Place(MA.Offset, Bytes.data(), unsigned(Bytes.size()),
-                          "argument '" + MA.Name + "'"))
+                          What))
         return std::move(E);
     }
   } else {

@@ -262,6 +262,7 @@ struct Machine {
   std::vector<uint64_t> HazKey;
   std::unique_ptr<HazardWindow> HazWin;
   uint64_t HazMisses = 0;
+  std::map<std::string, std::pair<uint64_t, std::string>> Waived;
   void checkHazards(Wave &W, const DInst &I);
   void hazardIssued(Wave &W, const DInst &I);
   ~Machine();
@@ -301,6 +302,7 @@ enum : uint32_t {
   AX_F16_TRANS = 1u << 5,
   AX_SR = 1u << 6,
   AX_MFMA_F64 = 1u << 7,
+  AX_BUF_RANGE = 1u << 8,
 };
 /// Text of each AX_* bit.
 const char *approxText(uint32_t Bit);

@@ -169,7 +169,11 @@ Expected<SymbolRef> asmevo::resolveAddress(LiftedModule &LM, uint64_t Addr) {
       Best = &S;
   }
   Module &M = LM.irModule();
-  if (Best)
+  // A name two symbols share cannot identify one of them: use the section.
+  bool Unique = Best && llvm::count_if(Syms, [&](const ELFSymbol &S) {
+                          return S.Name == Best->Name;
+                        }) == 1;
+  if (Best && Unique)
     if (GlobalValue *GV = M.getNamedValue(Best->Name))
       return SymbolRef{GV, (int64_t)(Addr - Best->Value), false};
   std::string Name = std::string(SectionStartPrefix) + Sec->Name;
@@ -194,6 +198,13 @@ Error LiftedModule::liftAll(const LiftOptions &Opts) {
       continue;
     }
     Function *F = M->getFunction(LF.Range.Name);
+    // Two code ranges of one name (static functions of different files)
+    // need functions of their own; LLVM renames the second ("name.1").
+    bool Claimed = F && llvm::any_of(Functions, [&](const LiftedFunction &O) {
+                     return O.IRFunc == F;
+                   });
+    if (Claimed)
+      F = nullptr;
     if (!F) {
       F = Function::Create(FunctionType::get(Type::getVoidTy(*Ctx), false),
                            GlobalValue::ExternalLinkage, LF.Range.Name, *M);

@@ -16,7 +16,9 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
+#include <unistd.h>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -44,7 +46,8 @@ Error LiftedModule::printMIR(raw_ostream &OS) {
     Funcs->addOperand(MDNode::get(
         C, {str(C, LF.Range.Name), i64(C, LF.Range.Addr), i64(C, LF.Range.Size),
             i64(C, LF.Range.IsKernel ? LF.Range.KernelIndex : -1),
-            i64(C, LF.Simple), str(C, LF.Reason)}));
+            i64(C, LF.Simple), str(C, LF.Reason),
+            str(C, LF.IRFunc ? LF.IRFunc->getName() : LF.Range.Name)}));
   NamedMDNode *Kds = M->getOrInsertNamedMetadata("asmevo.kernels");
   for (unsigned I = 0; I < Descriptors.size(); ++I)
     Kds->addOperand(MDNode::get(
@@ -65,6 +68,46 @@ Error LiftedModule::printMIR(raw_ostream &OS) {
 }
 
 namespace {
+/// Redirects file descriptor 2 into a temporary file for its lifetime.
+class StderrCapture {
+public:
+  StderrCapture() {
+    fflush(stderr);
+    errs().flush();
+    SmallString<128> Path;
+    if (sys::fs::createTemporaryFile("asmevo-stderr", "txt", FD, Path))
+      return;
+    File = Path.str().str();
+    Saved = dup(2);
+    dup2(FD, 2);
+  }
+  std::string take() {
+    restore();
+    if (File.empty())
+      return "";
+    auto Buf = MemoryBuffer::getFile(File);
+    std::string S = Buf ? (*Buf)->getBuffer().str() : "";
+    sys::fs::remove(File);
+    File.clear();
+    return S;
+  }
+  ~StderrCapture() { take(); }
+
+private:
+  void restore() {
+    if (Saved < 0)
+      return;
+    fflush(stderr);
+    errs().flush();
+    dup2(Saved, 2);
+    close(Saved);
+    close(FD);
+    Saved = -1;
+  }
+  int FD = -1, Saved = -1;
+  std::string File;
+};
+
 struct DiagCollector {
   std::string Text;
   static void handle(const DiagnosticInfo *DI, void *Ctx) {
@@ -99,9 +142,14 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
   LM->Ctx = std::make_unique<LLVMContext>();
   DiagCollector Diags;
   LM->Ctx->setDiagnosticHandlerCallBack(DiagCollector::handle, &Diags);
+  // One line: the first diagnostic, without its source excerpt (a line
+  // of the embedded image can be thousands of characters).
   auto Fail = [&](const Twine &Msg) {
+    StringRef First = StringRef(Diags.Text).split('\n').first.trim();
+    if (First.size() > 300)
+      First = First.take_front(300);
     return createStringError(FileName + ": " + Msg +
-                             (Diags.Text.empty() ? "" : "\n" + Diags.Text));
+                             (First.empty() ? "" : ": " + First));
   };
   std::unique_ptr<MIRParser> Parser = createMIRParser(
       MemoryBuffer::getMemBufferCopy(Text, FileName), *LM->Ctx);
@@ -136,13 +184,42 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
   if (getenv("ASMEVO_NO_CRASH_RECOVERY")) {
     Ok = !Parser->parseMachineFunctions(*LM->M, *LM->MMI);
   } else {
-    CrashRecoveryContext CRC;
-    CrashRecoveryContext::Enable();
-    bool Ran = CRC.RunSafely(
-        [&] { Ok = !Parser->parseMachineFunctions(*LM->M, *LM->MMI); });
-    if (!Ran)
-      return Fail("machine functions are malformed (the MIR parser or "
-                  "verifier rejected them)");
+    // The verifier the parser runs prints to stderr and then aborts; keep
+    // its report out of the user's terminal and turn it into one line.
+    std::string Report;
+    bool Ran;
+    {
+      StderrCapture Capture;
+      CrashRecoveryContext CRC;
+      CrashRecoveryContext::Enable();
+      Ran = CRC.RunSafely(
+          [&] { Ok = !Parser->parseMachineFunctions(*LM->M, *LM->MMI); });
+      Report = Capture.take();
+    }
+    if (!Ran) {
+      StringRef R = Report;
+      std::string Why = "machine functions are malformed";
+      size_t B = R.find("*** Bad machine code: ");
+      if (B != StringRef::npos) {
+        StringRef Rest = R.drop_front(B + 22);
+        Why = ("MachineVerifier: " +
+               Rest.take_until([](char C) { return C == '*' || C == '\n'; })
+                   .trim())
+                  .str();
+        size_t F = Rest.find("- function:");
+        if (F != StringRef::npos)
+          Why += " in function '" +
+                 Rest.drop_front(F + 11).split('\n').first.trim().str() + "'";
+        size_t I = Rest.find("- instruction: ");
+        if (I != StringRef::npos)
+          Why += ": " + Rest.drop_front(I + 15)
+                            .split('\n')
+                            .first.split(", pre-instr-symbol")
+                            .first.trim()
+                            .str();
+      }
+      return Fail(Why);
+    }
   }
   if (!Ok)
     return Fail("cannot parse the machine functions");
@@ -174,7 +251,8 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
     LF.Simple = *Sim;
     LF.Finalized = true; // The MIR parser verified it.
     LF.Reason = mdStr(N, 5).str();
-    LF.IRFunc = LM->M->getFunction(LF.Range.Name);
+    StringRef IRName = mdStr(N, 6);
+    LF.IRFunc = LM->M->getFunction(IRName.empty() ? LF.Range.Name : IRName);
     if (LF.IRFunc)
       LF.MF = LM->MMI->getMachineFunction(*LF.IRFunc);
     if (LF.Simple && !LF.MF)

@@ -26,6 +26,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -97,6 +98,11 @@ struct RunOptions {
   uint64_t InstructionBudget = 1ull << 34;
   bool LateCompletion = true;
   bool HazardChecks = true;
+  /// Hazard rules (lib/Analysis rule ids, e.g. "valu-sgpr-valu") whose
+  /// hits are counted in RunResult::WaivedHazards instead of reported as
+  /// violations: for third-party kernels that knowingly rely on a rule
+  /// being conservative. The emulated result does not depend on them.
+  std::set<std::string> WaivedHazardRules;
   bool RaceChecks = true;
   /// With kernel-argument preload: start at entry+256 (firmware that
   /// preloads) instead of the compatibility prologue at the entry.
@@ -134,6 +140,8 @@ struct RunResult {
   double Seconds = 0;
   /// Semantics that were exercised but are approximated (never exact).
   std::set<std::string> Approximations;
+  /// Hits of waived hazard rules: rule id -> (count, first hit's text).
+  std::map<std::string, std::pair<uint64_t, std::string>> WaivedHazards;
   /// Executed instruction addresses (RunOptions::RecordCoverage).
   std::vector<uint64_t> Executed;
 
