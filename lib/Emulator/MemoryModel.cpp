@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
+#include "asmevo/Analysis/ISAFacts.h"
+#include "asmevo/Analysis/InstrRecord.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
@@ -172,6 +174,21 @@ void Machine::completeAll(Wave &W) {
 }
 
 void Machine::issue(Wave &W, PendingOp *Op) {
+  // The counters an operation increments are lib/Analysis's (ISAFacts, the
+  // table the static waitcnt analysis uses); the handlers choose their own
+  // for the operation's kind, and a disagreement is an emulator or table
+  // bug that must not pass silently.
+  uint8_t Want = Prog.Recs[Op->Inst].F->Counters & (cnt::VM | cnt::LGKM);
+  if (LLVM_UNLIKELY(Want != Op->Counters)) {
+    report(W, Prog.Insts[Op->Inst], Violation::Unimplemented, -1,
+           "the emulator counts this operation on " +
+               Twine(Op->Counters & PendingOp::VM ? "vmcnt " : "") +
+               (Op->Counters & PendingOp::LGKM ? "lgkmcnt" : "") +
+               ", lib/Analysis's ISA facts on " +
+               (Want & cnt::VM ? "vmcnt " : "") +
+               (Want & cnt::LGKM ? "lgkmcnt" : ""));
+    Op->Counters = Want;
+  }
   // A full counter stalls the wave until an operation returns.
   if ((Op->Counters & PendingOp::VM) && W.VmCnt >= MaxVmCnt)
     drain(*this, W, PendingOp::VM, MaxVmCnt - 1);

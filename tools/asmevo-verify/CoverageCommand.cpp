@@ -14,7 +14,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace asmevo;
@@ -33,6 +35,12 @@ static cl::opt<std::string>
               cl::value_desc("file"), cl::sub(CoverageCmd));
 static cl::opt<bool> Verbose("why", cl::desc("Say why each is missing"),
                              cl::sub(CoverageCmd));
+static cl::opt<std::string>
+    Tested("tested",
+           cl::desc("Mnemonics with semantic tests, one per line "
+                    "(AsmEvoEmulatorTests --print-tested); with it, a "
+                    "mnemonic counts only when implemented and tested"),
+           cl::value_desc("file"), cl::sub(CoverageCmd));
 
 int coverageCommand() {
   struct Stat {
@@ -102,21 +110,51 @@ int coverageCommand() {
     for (auto &KV : Stats)
       Target.push_back(KV.first);
   }
-  unsigned Impl = 0;
+  std::set<std::string> TestedSet;
+  if (!Tested.empty()) {
+    auto MB = MemoryBuffer::getFile(Tested);
+    if (!MB) {
+      WithColor::error(errs(), "asmevo-verify")
+          << "cannot read '" << Tested << "'\n";
+      return 2;
+    }
+    SmallVector<StringRef, 0> Lines;
+    (*MB)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines)
+      if (!L.trim().empty())
+        TestedSet.insert(L.trim().str());
+  }
+  unsigned Impl = 0, ImplOnly = 0;
   std::vector<std::string> Missing;
+  std::vector<std::string> Untested;
   for (const std::string &M : Target) {
     auto It = Stats.find(M);
     bool Ok = It != Stats.end() && It->second.Supported == It->second.Total;
     if (Ok)
+      ++ImplOnly;
+    if (Ok && !Tested.empty() && !TestedSet.count(M)) {
+      Untested.push_back(M);
+      Ok = false;
+    }
+    if (Ok)
       ++Impl;
-    else
+    else if (std::find(Untested.begin(), Untested.end(), M) == Untested.end())
       Missing.push_back(M);
   }
   outs() << "code objects decoded: " << Objs << "\n";
-  outs() << "mnemonics implemented: " << Impl << " / " << Target.size()
-         << format(" (%.1f%%)", Target.empty() ? 0.0
-                                               : 100.0 * Impl / Target.size())
-         << "\n";
+  auto Pct = [&](unsigned N) {
+    return Target.empty() ? 0.0 : 100.0 * N / Target.size();
+  };
+  outs() << "mnemonics implemented: " << ImplOnly << " / " << Target.size()
+         << format(" (%.1f%%)", Pct(ImplOnly)) << "\n";
+  if (!Tested.empty()) {
+    outs() << "mnemonics implemented and tested: " << Impl << " / "
+           << Target.size() << format(" (%.1f%%)", Pct(Impl)) << "\n";
+    outs() << "implemented, not tested (" << Untested.size() << "):";
+    for (const std::string &M : Untested)
+      outs() << "\n  " << M;
+    outs() << "\n";
+  }
   outs() << "missing (" << Missing.size() << "):";
   for (const std::string &M : Missing) {
     outs() << "\n  " << M;

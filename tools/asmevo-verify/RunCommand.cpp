@@ -60,6 +60,11 @@ static cl::opt<uint64_t>
 static cl::opt<bool> NoLate("no-late-completion",
                             cl::desc("Complete memory operations at issue"),
                             cl::sub(RunCmd));
+static cl::list<std::string> WaiveHazard(
+    "waive-hazard",
+    cl::desc("Count hits of this hazard rule (lib/Analysis rule id) "
+             "instead of reporting them as violations"),
+    cl::value_desc("RULE"), cl::CommaSeparated, cl::sub(RunCmd));
 static cl::opt<bool> NoChecks("no-checks",
                               cl::desc("Turn off race and hazard checks"),
                               cl::sub(RunCmd));
@@ -148,6 +153,7 @@ int runCommand() {
   RO.InstructionBudget = Budget;
   RO.LateCompletion = !NoLate;
   RO.RaceChecks = RO.HazardChecks = !NoChecks;
+  RO.WaivedHazardRules.insert(WaiveHazard.begin(), WaiveHazard.end());
   RO.UsePreloadEntry = !Prologue;
   RO.MaxQuantum = Quantum;
   RO.ResidentGroups = Resident;
@@ -182,6 +188,9 @@ int runCommand() {
       V.print(outs());
       Clean = false;
     }
+    for (auto &KV : R.WaivedHazards)
+      outs() << "waived: hazard rule " << KV.first << ": " << KV.second.first
+             << " distinct hit(s), first " << KV.second.second << "\n";
     if (R.Aborted)
       outs() << "launch " << I << " aborted\n";
     Approx.insert(R.Approximations.begin(), R.Approximations.end());
