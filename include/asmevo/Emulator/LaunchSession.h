@@ -40,7 +40,13 @@ struct HostBuffer {
   const SpecBuffer *Spec = nullptr;
   uint64_t Count = 0;
   uint64_t Addr = 0;          ///< Device address (after run()).
-  std::vector<uint8_t> Bytes; ///< Initial contents; results after run().
+  /// Results of the last run() (before it: the initial contents).
+  std::vector<uint8_t> Bytes;
+  /// What every run() starts from (generated, from a file, or canary for
+  /// outputs). A caller may rewrite it between create() and run() (e.g. to
+  /// scale or negate inputs); each run() copies it afresh, so repeated
+  /// runs see identical inputs. Pointer elements/patches are written at
+  /// run() time.
   std::vector<uint8_t> Initial;
 };
 
