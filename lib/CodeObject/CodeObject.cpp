@@ -47,6 +47,12 @@ CodeObject::create(ArrayRef<uint8_t> Bytes, StringRef Name) {
   return std::move(CO);
 }
 
+/// The ELF view of an image parse() has already validated the header of.
+static ELFFile<ELFT> elfFile(ArrayRef<uint8_t> Image) {
+  return cantFail(ELFFile<ELFT>::create(
+      StringRef(reinterpret_cast<const char *>(Image.data()), Image.size())));
+}
+
 static Error prefix(const Twine &P, Error E) {
   return handleErrors(std::move(E), [&](const ErrorInfoBase &EI) {
     return createStringError(P + ": " + EI.message());
@@ -114,8 +120,7 @@ Error CodeObject::parse() {
 }
 
 Error CodeObject::parseSections() {
-  StringRef Data(reinterpret_cast<const char *>(Image.data()), Image.size());
-  ELFFile<ELFT> File = cantFail(ELFFile<ELFT>::create(Data));
+  ELFFile<ELFT> File = elfFile(Image);
   auto SecsOrErr = File.sections();
   if (!SecsOrErr)
     return SecsOrErr.takeError();
@@ -154,8 +159,7 @@ Error CodeObject::parseSections() {
 }
 
 Error CodeObject::parseSymbols() {
-  StringRef Data(reinterpret_cast<const char *>(Image.data()), Image.size());
-  ELFFile<ELFT> File = cantFail(ELFFile<ELFT>::create(Data));
+  ELFFile<ELFT> File = elfFile(Image);
   auto SecsOrErr = File.sections();
   if (!SecsOrErr)
     return SecsOrErr.takeError();
@@ -240,8 +244,7 @@ Error CodeObject::parseNotes() {
 }
 
 Error CodeObject::parseDynamicRelocations() {
-  StringRef Data(reinterpret_cast<const char *>(Image.data()), Image.size());
-  ELFFile<ELFT> File = cantFail(ELFFile<ELFT>::create(Data));
+  ELFFile<ELFT> File = elfFile(Image);
   auto SecsOrErr = File.sections();
   if (!SecsOrErr)
     return SecsOrErr.takeError();
