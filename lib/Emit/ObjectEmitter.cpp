@@ -31,6 +31,7 @@
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSymbolELF.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/FormattedStream.h"
 #include "llvm/MC/MCInstPrinter.h"
@@ -141,6 +142,13 @@ private:
   bool CodeMoved = false;
   /// Functions with an instruction that is not as lifted.
   std::set<const LiftedFunction *> ChangedFunctions;
+  /// Per kernel, after the code is emitted.
+  std::vector<KernelResources> Resources;
+  /// The note section's new bytes when an edit raised a kernel's register
+  /// counts (the metadata's .vgpr_count / .agpr_count / .sgpr_count).
+  std::vector<uint8_t> NewNotes;
+  unsigned NewNotesSection = ~0u;
+  void updateMetadata();
   std::map<uint64_t, bool> Printable; // original address -> text is exact
 };
 
@@ -630,6 +638,8 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
     Cur = S.Size;
   } else {
     // Data: bytes verbatim; descriptors get their entry offset as a fixup.
+    ArrayRef<uint8_t> Content =
+        S.Index == NewNotesSection ? ArrayRef<uint8_t>(NewNotes) : S.Bytes;
     std::map<uint64_t, unsigned> KDAt;
     for (unsigned I = 0; I < CO.kernels().size(); ++I)
       if (S.containsAddr(CO.kernels()[I].DescriptorAddr))
@@ -646,16 +656,16 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
         uint64_t End = To;
         if (Next != PendingSyms.end() && Next->first - S.Addr < End)
           End = Next->first - S.Addr;
-        emitRaw(S.Bytes.slice(Off, End - Off));
+        emitRaw(Content.slice(Off, End - Off));
         Off = End;
       }
     };
     for (auto &[KOff, KIdx] : KDAt) {
-      if (KOff + KernelDescriptor::Size > S.Size)
+      if (KOff + KernelDescriptor::Size > Content.size())
         return createStringError("kernel descriptor beyond section end");
       Flush(KOff);
       defineSymbolsAt(S.Addr + KOff, S);
-      KernelDescriptor Effective = effectiveDescriptor(LM, KIdx, &ChangedFunctions);
+      const KernelDescriptor &Effective = Resources[KIdx].KD;
       ArrayRef<uint8_t> KD = Effective.bytes();
       if (AsmOut) {
         // Raw bytes are exact where .amdhsa_kernel directives are not (see
@@ -684,7 +694,7 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
       emitRaw(KD.drop_front(24));
       Off = KOff + KernelDescriptor::Size;
     }
-    Flush(S.Size);
+    Flush(Content.size());
     defineSymbolsAt(S.Addr + S.Size, S);
   }
   if (!PendingSyms.empty()) {
@@ -761,6 +771,9 @@ Error ObjectEmitter::run() {
     if (S.isExec())
       if (Error E = emitSection(S))
         return createStringError(CO.name() + ": " + toString(std::move(E)));
+  for (unsigned K = 0; K < CO.kernels().size(); ++K)
+    Resources.push_back(kernelResources(LM, K, &ChangedFunctions));
+  updateMetadata();
   std::string Dropped;
   for (const ELFSection &S : CO.sections()) {
     if (S.isExec() || isLinkerSynthesized(S))
@@ -828,6 +841,74 @@ void ObjectEmitter::emitOriginalInstruction(const MCInst &Inst,
   Streamer->AddComment(StringRef(Text).trim() +
                        " (the printed form does not assemble to these bytes)");
   emitRaw(Bytes);
+}
+
+void ObjectEmitter::updateMetadata() {
+  const ELFNote *Meta = CO.metadataNote();
+  if (!Meta || !CO.metadata())
+    return;
+  msgpack::Document Doc;
+  if (!Doc.readFromBlob(StringRef(reinterpret_cast<const char *>(Meta->Desc.data()),
+                                  Meta->Desc.size()),
+                        false))
+    return;
+  bool Changed = false;
+  auto Root = Doc.getRoot();
+  auto KIt = Root.getMap().find(Doc.getNode("amdhsa.kernels"));
+  if (KIt == Root.getMap().end() || !KIt->second.isArray())
+    return;
+  auto &Arr = KIt->second.getArray();
+  for (unsigned K = 0; K < Resources.size(); ++K) {
+    int MI = CO.kernels()[K].MetadataIndex;
+    if (!Resources[K].Computed || MI < 0 || (unsigned)MI >= Arr.size() ||
+        !Arr[MI].isMap())
+      continue;
+    auto &M = Arr[MI].getMap();
+    auto Raise = [&](StringRef Key, unsigned V) {
+      auto It = M.find(Doc.getNode(Key));
+      if (It == M.end() || !It->second.isScalar())
+        return;
+      uint64_t Old = It->second.getKind() == msgpack::Type::UInt
+                         ? It->second.getUInt()
+                         : (uint64_t)It->second.getInt();
+      if (V > Old) {
+        It->second = Doc.getNode(uint64_t(V));
+        Changed = true;
+      }
+    };
+    Raise(".vgpr_count", Resources[K].VGPRs);
+    Raise(".agpr_count", Resources[K].AGPRs);
+    Raise(".sgpr_count", Resources[K].SGPRs);
+  }
+  if (!Changed)
+    return;
+  std::string Blob;
+  Doc.writeToBlob(Blob);
+  // Re-serialize every note of that section, the metadata one with its new
+  // descriptor (ELF note: namesz, descsz, type, name, desc, 4-byte padded).
+  for (const ELFNote &N : CO.notes()) {
+    if (N.SectionIndex != Meta->SectionIndex)
+      continue;
+    StringRef Desc = &N == Meta ? StringRef(Blob)
+                                : StringRef(reinterpret_cast<const char *>(
+                                                N.Desc.data()),
+                                            N.Desc.size());
+    auto Put32 = [&](uint32_t V) {
+      for (int I = 0; I < 4; ++I)
+        NewNotes.push_back((V >> (8 * I)) & 0xff);
+    };
+    Put32(N.Name.size() + 1);
+    Put32(Desc.size());
+    Put32(N.Type);
+    NewNotes.insert(NewNotes.end(), N.Name.begin(), N.Name.end());
+    NewNotes.push_back(0);
+    NewNotes.resize(alignTo(NewNotes.size(), 4), 0);
+    NewNotes.insert(NewNotes.end(), Desc.begin(), Desc.end());
+    NewNotes.resize(alignTo(NewNotes.size(), 4), 0);
+  }
+  NewNotesSection = Meta->SectionIndex;
+  R.Warnings.push_back("an edit raised register use: the descriptor and the "
+                       "metadata note's register counts were updated");
 }
 
 StringRef asmevo::lldArgsCommentTag() { return "asmevo-lld-args:"; }

@@ -80,13 +80,21 @@ static bool mayCall(const LiftedFunction &LF) {
 KernelDescriptor
 asmevo::effectiveDescriptor(const LiftedModule &LM, unsigned KernelIndex,
                             const std::set<const LiftedFunction *> *Known) {
-  KernelDescriptor KD = LM.descriptors()[KernelIndex];
+  return kernelResources(LM, KernelIndex, Known).KD;
+}
+
+KernelResources
+asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
+                        const std::set<const LiftedFunction *> *Known) {
+  KernelResources Res;
+  Res.KD = LM.descriptors()[KernelIndex];
+  KernelDescriptor &KD = Res.KD;
   const LiftedFunction *Kernel = nullptr;
   for (const LiftedFunction &LF : LM.functions())
     if (LF.Range.IsKernel && (unsigned)LF.Range.KernelIndex == KernelIndex)
       Kernel = &LF;
   if (!Kernel || !Kernel->MF)
-    return KD;
+    return Res;
   // The kernel and everything it reaches through PC-relative references
   // to functions (calls).
   std::vector<const LiftedFunction *> Work = {Kernel};
@@ -110,7 +118,8 @@ asmevo::effectiveDescriptor(const LiftedModule &LM, unsigned KernelIndex,
                 Work.push_back(&G);
   }
   if (!Changed)
-    return KD;
+    return Res;
+  Res.Computed = true;
   for (const LiftedFunction *F : Reached) {
     RegisterUse U = registerUse(*F);
     Use.ArchVGPRs = std::max(Use.ArchVGPRs, U.ArchVGPRs);
@@ -134,6 +143,9 @@ asmevo::effectiveDescriptor(const LiftedModule &LM, unsigned KernelIndex,
   if (Use.FlatScratch || T.hasArchitectedFlatScratch())
     Extra = 6;
   unsigned SGPRs = Use.SGPRs + Extra;
+  Res.VGPRs = Use.ArchVGPRs;
+  Res.AGPRs = Use.AGPRs;
+  Res.SGPRs = SGPRs;
   unsigned SField = std::min(15u, (unsigned)divideCeil(SGPRs, 8) - 1);
   uint32_t R1 = KD.pgmRsrc1();
   unsigned DeclV = R1 & 0x3f, DeclS = (R1 >> 6) & 0xf;
@@ -146,5 +158,5 @@ asmevo::effectiveDescriptor(const LiftedModule &LM, unsigned KernelIndex,
     uint32_t R3 = KD.pgmRsrc3();
     KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
   }
-  return KD;
+  return Res;
 }

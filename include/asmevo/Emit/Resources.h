@@ -18,6 +18,17 @@ struct RegisterUse {
 /// Registers named by the machine code of \p LF.
 RegisterUse registerUse(const LiftedFunction &LF);
 
+/// What an edited kernel uses, and the descriptor that follows from it.
+struct KernelResources {
+  KernelDescriptor KD;   ///< To emit: max(declared, computed) granules.
+  bool Computed = false; ///< The kernel (or a callee) was edited.
+  unsigned VGPRs = 0, AGPRs = 0, SGPRs = 0; ///< When Computed; SGPRs
+                                            ///< include VCC etc.
+};
+KernelResources
+kernelResources(const LiftedModule &LM, unsigned KernelIndex,
+                const std::set<const LiftedFunction *> *Changed = nullptr);
+
 /// The descriptor to emit for kernel \p KernelIndex: as declared, unless an
 /// edit made the kernel (or a function it calls) use more registers, then
 /// the register granules become max(declared, computed). LDS and scratch
