@@ -1,6 +1,8 @@
 //===- BundleWriter.cpp ---------------------------------------------------===//
 #include "asmevo/CodeObject/BundleWriter.h"
+#include "llvm/Support/Compression.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/MD5.h"
 #include "llvm/Support/MathExtras.h"
 #include <map>
 
@@ -45,6 +47,34 @@ std::vector<uint8_t> asmevo::writeOffloadBundle(ArrayRef<BundleOutputEntry> E,
 }
 
 Expected<std::vector<uint8_t>>
+asmevo::compressOffloadBundle(ArrayRef<uint8_t> Uncompressed) {
+  bool Zstd = compression::zstd::isAvailable();
+  if (!Zstd && !compression::zlib::isAvailable())
+    return createStringError("LLVM was built without zstd and zlib: cannot "
+                             "write a compressed bundle");
+  SmallVector<uint8_t, 0> Stream;
+  if (Zstd)
+    compression::zstd::compress(Uncompressed, Stream,
+                                compression::zstd::BestSizeCompression);
+  else
+    compression::zlib::compress(Uncompressed, Stream,
+                                compression::zlib::BestSizeCompression);
+  MD5 Hasher;
+  Hasher.update(Uncompressed);
+  MD5::MD5Result Digest;
+  Hasher.final(Digest);
+  std::vector<uint8_t> Out(8 + 24 + Stream.size());
+  memcpy(Out.data(), "CCOB", 4);
+  support::endian::write16le(Out.data() + 4, 3);
+  support::endian::write16le(Out.data() + 6, Zstd ? 1 : 0);
+  support::endian::write64le(Out.data() + 8, Out.size());
+  support::endian::write64le(Out.data() + 16, Uncompressed.size());
+  support::endian::write64le(Out.data() + 24, Digest.low());
+  memcpy(Out.data() + 32, Stream.data(), Stream.size());
+  return Out;
+}
+
+Expected<std::vector<uint8_t>>
 asmevo::rewriteBundles(ArrayRef<uint8_t> Region, ArrayRef<BundleEntry> Entries,
                        ArrayRef<std::vector<uint8_t>> NewData,
                        StringRef Where, bool AllowGrowth) {
@@ -83,6 +113,12 @@ asmevo::rewriteBundles(ArrayRef<uint8_t> Region, ArrayRef<BundleEntry> Entries,
       if (!Entries[I].Data.empty() && !Entries[I].WasCompressed)
         Align = std::min<uint64_t>(Align, Entries[I].Offset & -Entries[I].Offset);
     std::vector<uint8_t> B = writeOffloadBundle(Outs, std::max<uint64_t>(Align, 1));
+    if (Entries[It->second.front()].WasCompressed) {
+      auto C = compressOffloadBundle(B);
+      if (!C)
+        return C.takeError();
+      B = std::move(*C);
+    }
     if (AllowGrowth) {
       Grown.insert(Grown.end(), B.begin(), B.end());
       continue;
@@ -93,8 +129,7 @@ asmevo::rewriteBundles(ArrayRef<uint8_t> Region, ArrayRef<BundleEntry> Entries,
           "%llu bytes of the original",
           Where.str().c_str(), (unsigned long long)Start, B.size(),
           Entries[It->second.front()].WasCompressed
-              ? "; the original was compressed and bundles are written "
-                "uncompressed"
+              ? ", compressed"
               : "",
           (unsigned long long)(Limit - Start));
     std::fill(Out.begin() + Start, Out.begin() + Limit, 0);

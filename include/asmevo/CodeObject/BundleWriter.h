@@ -2,7 +2,7 @@
 //
 // The output side of OffloadBundle.h / HostBinary.h: a bundle file or a
 // host binary whose device code objects were rebuilt. Bundles are written
-// uncompressed (the format of clang-offload-bundler without -compress),
+// as their originals were (uncompressed, or compressed as CCOB version 3),
 // each in the slot its original occupied, so that a host binary's
 // .hip_fatbin keeps its size and every other byte of the host file stays.
 //
@@ -25,6 +25,12 @@ struct BundleOutputEntry {
 /// One uncompressed bundle; payloads aligned to \p Align.
 std::vector<uint8_t> writeOffloadBundle(llvm::ArrayRef<BundleOutputEntry> E,
                                         uint64_t Align = 4096);
+
+/// A compressed ("CCOB" version 3) bundle holding \p Uncompressed: zstd
+/// when LLVM has it, else zlib; the header's hash is the low 64 bits of the
+/// MD5 of the uncompressed bundle, as clang-offload-bundler writes it.
+llvm::Expected<std::vector<uint8_t>>
+compressOffloadBundle(llvm::ArrayRef<uint8_t> Uncompressed);
 
 /// Rewrites the bundles of \p Region (a bundle file, or a .hip_fatbin
 /// section's contents), whose entries are \p Entries, replacing entry I's
