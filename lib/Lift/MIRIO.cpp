@@ -181,9 +181,7 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
   // LLVM's MIR parser aborts on verifier errors; recover so a malformed
   // file is an error, not a crash.
   bool Ok = false;
-  if (getenv("ASMEVO_NO_CRASH_RECOVERY")) {
-    Ok = !Parser->parseMachineFunctions(*LM->M, *LM->MMI);
-  } else {
+  {
     // The verifier the parser runs prints to stderr and then aborts; keep
     // its report out of the user's terminal and turn it into one line.
     std::string Report;
