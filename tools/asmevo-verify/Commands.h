@@ -20,6 +20,11 @@ extern llvm::cl::SubCommand CoverageCmd;
 /// asmevo-verify coverage: instruction coverage of a corpus.
 int coverageCommand();
 
+extern llvm::cl::SubCommand CheckCmd;
+/// asmevo-verify check: exit status by verdict (0 equivalent, 1 different,
+/// 2 violation, 3 unknown), 4 for inputs that cannot be compared.
+int checkCommand();
+
 } // namespace verify_tool
 } // namespace asmevo
 

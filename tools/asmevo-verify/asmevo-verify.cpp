@@ -7,6 +7,8 @@
 // asmevo-verify coverage [OBJECTS...]
 //   prints how many of the instructions in the given code objects (default:
 //   the corpus mnemonic list) the emulator implements.
+// asmevo-verify check K0 K1 --spec launch.yaml [--seeds N] [--receipt FILE]
+//   runs K0 and K1 on identical inputs and compares every output buffer.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -25,6 +27,8 @@ int main(int argc, char **argv) {
     return runCommand();
   if (CoverageCmd)
     return coverageCommand();
+  if (CheckCmd)
+    return checkCommand();
   WithColor::error(errs(), "asmevo-verify")
       << "no subcommand given (try 'asmevo-verify run --help')\n";
   return 2;

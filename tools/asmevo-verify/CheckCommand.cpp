@@ -1,0 +1,109 @@
+//===- CheckCommand.cpp - asmevo-verify check -----------------------------===//
+//
+// asmevo-verify check K0 K1 --spec S.yaml [--seeds N] [--receipt FILE]
+// Exit status by verdict: 0 equivalent, 1 different, 2 violation,
+// 3 unknown; 4 for inputs that cannot be compared.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Emulator/LaunchSpec.h"
+#include "asmevo/Verify/LoadCodeObject.h"
+#include "asmevo/Verify/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace asmevo;
+using namespace asmevo::verify;
+
+namespace asmevo {
+namespace verify_tool {
+
+cl::SubCommand CheckCmd("check",
+                        "Check a candidate K1 against the original K0");
+
+static cl::opt<std::string> K0Path(cl::Positional, cl::desc("<K0>"),
+                                   cl::Required, cl::sub(CheckCmd));
+static cl::opt<std::string> K1Path(cl::Positional, cl::desc("<K1>"),
+                                   cl::Required, cl::sub(CheckCmd));
+static cl::opt<std::string> SpecPath("spec", cl::desc("Launch spec (YAML)"),
+                                     cl::value_desc("file"), cl::Required,
+                                     cl::sub(CheckCmd));
+static cl::opt<unsigned> Seeds("seeds", cl::desc("Input seeds per size"),
+                               cl::init(3), cl::sub(CheckCmd));
+static cl::opt<std::string> Receipt("receipt",
+                                    cl::desc("Write a JSON receipt here"),
+                                    cl::value_desc("file"), cl::sub(CheckCmd));
+static cl::opt<uint64_t>
+    Budget("budget", cl::desc("Instruction budget per launch (all waves)"),
+           cl::init(1ull << 34), cl::sub(CheckCmd));
+
+static constexpr int InputErrorExit = 4;
+
+static int inputError(const Twine &Msg) {
+  WithColor::error(errs(), "asmevo-verify") << Msg << "\n";
+  return InputErrorExit;
+}
+
+static Expected<std::string> fileSHA256(StringRef Path) {
+  auto MB = MemoryBuffer::getFile(Path, /*IsText=*/false);
+  if (!MB)
+    return createStringError(MB.getError(), "cannot read '%s'",
+                             Path.str().c_str());
+  std::array<uint8_t, 32> H = SHA256::hash(
+      arrayRefFromStringRef((*MB)->getBuffer()));
+  return toHex(H, /*LowerCase=*/true);
+}
+
+int checkCommand() {
+  auto K0 = loadRunnableCodeObject(K0Path);
+  if (!K0)
+    return inputError(toString(K0.takeError()));
+  auto K1 = loadRunnableCodeObject(K1Path);
+  if (!K1)
+    return inputError(toString(K1.takeError()));
+  auto Spec = emu::LaunchSpec::load(SpecPath);
+  if (!Spec)
+    return inputError(toString(Spec.takeError()));
+  VerifyOptions O;
+  O.Seeds = Seeds;
+  O.InstructionBudget = Budget;
+  auto Rep = verify::verify(**K0, **K1, *Spec, O);
+  if (!Rep)
+    return inputError(toString(Rep.takeError()));
+
+  errs() << verdictName(Rep->V) << ": " << K1Path << " vs " << K0Path << ", "
+         << Rep->Runs.size() << " runs";
+  if (!Rep->Reason.empty())
+    errs() << ": " << Rep->Reason;
+  errs() << "\n";
+
+  if (!Receipt.empty()) {
+    json::Value V = Rep->toJSON();
+    json::Object &Obj = *V.getAsObject();
+    for (auto [Key, Path] : {std::pair("k0", &K0Path), std::pair("k1", &K1Path),
+                             std::pair("spec", &SpecPath)}) {
+      auto H = fileSHA256(*Path);
+      if (!H)
+        return inputError(toString(H.takeError()));
+      Obj[std::string(Key) + "_sha256"] = *H;
+      Obj[std::string(Key) + "_path"] = std::string(*Path);
+    }
+    std::error_code EC;
+    raw_fd_ostream OS(Receipt, EC, sys::fs::OF_Text);
+    if (EC)
+      return inputError("cannot write '" + Receipt + "': " + EC.message());
+    OS << formatv("{0:2}", V) << "\n";
+  }
+  return verdictExitCode(Rep->V);
+}
+
+} // namespace verify_tool
+} // namespace asmevo
