@@ -1,4 +1,5 @@
 //===- RunCommand.cpp - asmevo-verify run ---------------------------------===//
+#include "asmevo/Verify/LoadCodeObject.h"
 #include "Commands.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/CodeObject/InputFile.h"
@@ -90,35 +91,8 @@ static int fail(const Twine &Msg) {
   return 2;
 }
 
-static Expected<std::unique_ptr<CodeObject>> loadCodeObject(StringRef Path) {
-  auto MB = MemoryBuffer::getFile(Path, /*IsText=*/false);
-  if (!MB)
-    return createStringError(MB.getError(), "cannot read '%s'",
-                             Path.str().c_str());
-  auto Objs = extractCodeObjects((*MB)->getBuffer(), Path);
-  if (!Objs)
-    return Objs.takeError();
-  std::vector<InputCodeObject> Supported;
-  for (InputCodeObject &O : *Objs) {
-    auto CO = CodeObject::create(ArrayRef<uint8_t>(O.Bytes), O.Name);
-    if (!CO) {
-      consumeError(CO.takeError());
-      continue;
-    }
-    if ((*CO)->target().isGFX90A() || (*CO)->target().isGFX94X())
-      Supported.push_back(std::move(O));
-  }
-  if (Supported.size() != 1)
-    return createStringError("'%s' holds %zu gfx90a/gfx942 code objects; "
-                             "extract the one to run",
-                             Path.str().c_str(), Supported.size());
-  // CodeObject::create copies the bytes it is given.
-  return CodeObject::create(ArrayRef<uint8_t>(Supported[0].Bytes),
-                            Supported[0].Name);
-}
-
 int runCommand() {
-  auto CO = loadCodeObject(Input);
+  auto CO = verify::loadRunnableCodeObject(Input);
   if (!CO)
     return fail(toString(CO.takeError()));
   auto Spec = LaunchSpec::load(SpecPath);
