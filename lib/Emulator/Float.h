@@ -17,14 +17,24 @@
 namespace asmevo {
 namespace emu {
 
-inline float bitsToF32(uint32_t X) {
+inline float asF(uint32_t X) {
   float F;
   std::memcpy(&F, &X, 4);
   return F;
 }
-inline uint32_t f32ToBits(float F) {
+inline uint32_t asU(float F) {
   uint32_t X;
   std::memcpy(&X, &F, 4);
+  return X;
+}
+inline double asD(uint64_t X) {
+  double F;
+  std::memcpy(&F, &X, 8);
+  return F;
+}
+inline uint64_t asU64(double F) {
+  uint64_t X;
+  std::memcpy(&X, &F, 8);
   return X;
 }
 
@@ -33,19 +43,19 @@ inline float f16ToF32(uint16_t H) {
   uint32_t Exp = (H >> 10) & 0x1f;
   uint32_t Man = H & 0x3ff;
   if (Exp == 0x1f) // Inf/NaN (payload kept, quieted like the hardware)
-    return bitsToF32(Sign | 0x7f800000u | (Man << 13) | (Man ? 0x400000u : 0));
+    return asF(Sign | 0x7f800000u | (Man << 13) | (Man ? 0x400000u : 0));
   if (Exp == 0) {
     if (Man == 0)
-      return bitsToF32(Sign);
+      return asF(Sign);
     float F = std::ldexp(float(Man), -24);
     return Sign ? -F : F;
   }
-  return bitsToF32(Sign | ((Exp + 112) << 23) | (Man << 13));
+  return asF(Sign | ((Exp + 112) << 23) | (Man << 13));
 }
 
 /// binary32 -> binary16, round to nearest even (or toward zero with RTZ).
 inline uint16_t f32ToF16(float F, bool RTZ = false) {
-  uint32_t X = f32ToBits(F);
+  uint32_t X = asU(F);
   uint16_t Sign = uint16_t((X >> 16) & 0x8000);
   uint32_t Exp = (X >> 23) & 0xff;
   uint32_t Man = X & 0x7fffff;
@@ -78,10 +88,10 @@ inline uint16_t f32ToF16(float F, bool RTZ = false) {
   return uint16_t(Sign | R);
 }
 
-inline float bf16ToF32(uint16_t B) { return bitsToF32(uint32_t(B) << 16); }
+inline float bf16ToF32(uint16_t B) { return asF(uint32_t(B) << 16); }
 
 inline uint16_t f32ToBF16(float F) {
-  uint32_t X = f32ToBits(F);
+  uint32_t X = asU(F);
   if ((X & 0x7fffffff) > 0x7f800000)
     return uint16_t((X >> 16) | 0x40);
   uint32_t Round = 0x7fff + ((X >> 16) & 1);

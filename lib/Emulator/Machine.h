@@ -14,6 +14,7 @@
 #ifndef ASMEVO_LIB_EMULATOR_MACHINE_H
 #define ASMEVO_LIB_EMULATOR_MACHINE_H
 
+#include "Float.h"
 #include "Program.h"
 #include "asmevo/Analysis/Hazards.h"
 #include "asmevo/Emulator/Emulator.h"
@@ -313,26 +314,6 @@ template <typename T> inline T bitcast(const void *P) {
   T V;
   std::memcpy(&V, P, sizeof(T));
   return V;
-}
-inline float asF(uint32_t X) {
-  float F;
-  std::memcpy(&F, &X, 4);
-  return F;
-}
-inline uint32_t asU(float F) {
-  uint32_t X;
-  std::memcpy(&X, &F, 4);
-  return X;
-}
-inline double asD(uint64_t X) {
-  double F;
-  std::memcpy(&F, &X, 8);
-  return F;
-}
-inline uint64_t asU64(double F) {
-  uint64_t X;
-  std::memcpy(&X, &F, 8);
-  return X;
 }
 
 } // namespace emu
