@@ -316,6 +316,17 @@ Expected<MCInst> ObjectEmitter::lower(const MachineInstr &MI) {
 /// True when every operand is what the original bytes encode, so the
 /// original bytes (with forced literals and bits LLVM's printer drops) are
 /// still the right encoding.
+/// The bytes an instruction at original address \p A can occupy: up to 32
+/// (longer than any encoding; gfx950 scaled MFMA is 16), within its section.
+static Expected<ArrayRef<uint8_t>> instructionWindow(const CodeObject &CO,
+                                                     uint64_t A) {
+  const ELFSection *Sec = CO.sectionForAddr(A);
+  if (!Sec)
+    return createStringError("original address 0x%llx is in no section",
+                             (unsigned long long)A);
+  return CO.bytesAt(A, std::min<uint64_t>(32, Sec->Addr + Sec->Size - A));
+}
+
 /// True when every explicit operand is what the original bytes encode, so
 /// the original bytes (with forced literals and bits LLVM's printer drops)
 /// are still the right encoding. Implicit operands do not reach the
@@ -368,11 +379,7 @@ bool asmevo::unchangedSinceLift(const LiftedModule &LM,
   if (LM.unchangedSize(MI, *A))
     return true;
   // No lift-time fingerprint (read from MIR): decode the original.
-  const CodeObject &CO = LM.original();
-  const ELFSection *Sec = CO.sectionForAddr(*A);
-  if (!Sec)
-    return false;
-  auto B = CO.bytesAt(*A, std::min<uint64_t>(32, Sec->Addr + Sec->Size - *A));
+  auto B = instructionWindow(LM.original(), *A);
   if (!B) {
     consumeError(B.takeError());
     return false;
@@ -406,12 +413,7 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
   }
   if (Orig && !Symbolic) {
     // Re-decode the original to find out whether an edit touched it.
-    uint32_t Max = 32; // Longer than any encoding (gfx950 scaled MFMA: 16).
-
-    auto BytesOrErr = CO.bytesAt(*Orig, std::min<uint64_t>(
-                                            Max, CO.sectionForAddr(*Orig)->Addr +
-                                                     CO.sectionForAddr(*Orig)->Size -
-                                                     *Orig));
+    auto BytesOrErr = instructionWindow(CO, *Orig);
     if (!BytesOrErr)
       return BytesOrErr.takeError();
     MCInst OrigInst;
@@ -805,9 +807,7 @@ void ObjectEmitter::checkPrintable(const LiftedFunction &LF) {
       std::optional<uint64_t> A = LiftedModule::originalAddress(MI);
       if (!A)
         continue;
-      auto B = CO.bytesAt(*A, std::min<uint64_t>(
-                                  32, CO.sectionForAddr(*A)->Addr +
-                                          CO.sectionForAddr(*A)->Size - *A));
+      auto B = instructionWindow(CO, *A);
       if (!B) {
         consumeError(B.takeError());
         continue;
