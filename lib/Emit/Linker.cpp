@@ -78,6 +78,14 @@ asmevo::linkObjects(ArrayRef<std::string> Inputs, ArrayRef<std::string> Extra) {
   return std::vector<uint8_t>(B, B + (*BufOrErr)->getBufferSize());
 }
 
+Expected<std::vector<uint8_t>>
+asmevo::linkRelocatable(ArrayRef<uint8_t> Obj, ArrayRef<std::string> Extra) {
+  TempFile F;
+  if (Error E = writeTemp(F, "asmevo", "o", Obj))
+    return std::move(E);
+  return linkObjects({F.Path.str().str()}, Extra);
+}
+
 std::vector<std::string> asmevo::lldArgsFor(const CodeObject &CO) {
   std::vector<std::string> Args;
   for (const ELFNote &N : CO.notes())

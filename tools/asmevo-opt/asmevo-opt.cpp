@@ -124,16 +124,7 @@ static Expected<std::vector<uint8_t>> assembleAndLink(StringRef Text,
       if (A.starts_with("--build-id="))
         Args.push_back(A.str());
   }
-  SmallString<128> Tmp;
-  int FD;
-  if (std::error_code EC = sys::fs::createTemporaryFile("asmevo", "o", FD, Tmp))
-    return createStringError(EC, "cannot create a temporary file");
-  {
-    raw_fd_ostream OS(FD, true);
-    OS.write(reinterpret_cast<const char *>(Obj->data()), Obj->size());
-  }
-  auto Linked = linkObjects({Tmp.str().str()}, Args);
-  sys::fs::remove(Tmp);
+  auto Linked = linkRelocatable(*Obj, Args);
   if (!Linked)
     return createStringError(Path + ": " + toString(Linked.takeError()));
   return std::move(*Linked);

@@ -64,6 +64,11 @@ linkObjects(llvm::ArrayRef<std::string> Inputs,
 /// rebuild must then reproduce the whole file.
 bool linkedBySameLLD(const CodeObject &Orig, const CodeObject &Rebuilt);
 
+/// Links one relocatable object held in memory.
+llvm::Expected<std::vector<uint8_t>>
+linkRelocatable(llvm::ArrayRef<uint8_t> Obj,
+                llvm::ArrayRef<std::string> ExtraArgs);
+
 void writeAddressMap(llvm::raw_ostream &OS, const RebuildResult &R);
 
 } // namespace asmevo
