@@ -20,3 +20,8 @@ config.substitutions.append(("%python", "python3"))
 # are unsupported, never passed.
 if os.path.isdir(config.asmevo_corpus_dir):
     config.available_features.add("corpus")
+
+# An AMD GPU with its kernel driver: tests that expect the hsa backend to
+# find no GPU are unsupported there.
+if os.path.exists("/dev/kfd"):
+    config.available_features.add("amdgpu")

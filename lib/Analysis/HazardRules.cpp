@@ -76,17 +76,38 @@ static const HazardRule Rules[] = {
      {0, 0, 0, 0},
      -1,
      ISA_ALL "; [LLVM] checkReadM0Hazards",
-     "SALU writes M0, then s_movrel/s_sendmsg/GDS/LDS DMA/ds_*_addtid"},
+     "SALU writes M0, then s_movrel/s_sendmsg/GDS/ds_*_addtid"},
+    // LLVM keys hasReadM0LdsDmaHazard on the GFX9 generation, which also
+    // covers gfx940/950. On those, AMD's kernels (aiter pa/gemm/fmoe
+    // buffer_load ... lds; gfx950 mla_v4 global_load_lds_dword, ~1,850
+    // sites) step M0 with s_add/s_mov right before every DMA; were M0 read
+    // stale, each DMA would land in the previous slot and the results
+    // would be wrong. Kept where that evidence does not reach (gfx90a).
+    {"salu-m0-lds-dma",
+     TgtGFX90A,
+     HzInst::SALU,
+     HzInst::LDSDMA,
+     HzRel::M0Def,
+     1,
+     {0, 0, 0, 0},
+     -1,
+     ISA_90A "; [LLVM] checkReadM0Hazards (hasReadM0LdsDmaHazard)",
+     "SALU writes M0, then an LDS DMA (buffer/global load ... lds)"},
+    // The ISA row is about the VGPR the DPP crossbar reads (src0). LLVM's
+    // checkDPPHazards looks at every use, the tied "old" operand and src1
+    // included; AMD's kernels (gemm_a8w8, fmoe, fmha bwd) feed src1 and
+    // rewrite the destination right after a VALU write hundreds of times.
     {"valu-vgpr-dpp",
      TgtAll,
      HzInst::VALU,
      HzInst::DPP,
-     HzRel::VGPRDefVecUse,
+     HzRel::VGPRDefDPPSrc,
      2,
      {0, 0, 0, 0},
      -1,
-     ISA_ALL "; [LLVM] checkDPPHazards",
-     "VALU writes VGPR, DPP reads that VGPR"},
+     ISA_ALL " (VALU writes VGPR -> VALU DPP reads that VGPR); [LLVM] "
+             "checkDPPHazards",
+     "VALU writes VGPR, DPP reads it through the crossbar (src0)"},
     {"valu-exec-dpp",
      TgtAll,
      HzInst::VALU,

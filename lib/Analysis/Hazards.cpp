@@ -72,7 +72,9 @@ static bool matches(HzInst K, const InstrRecord &I) {
   case HzInst::GetReg:
     return F.is(ic::GetReg);
   case HzInst::M0Reader:
-    return F.is(ic::MovRel | ic::Message | ic::GDS | ic::LDSDMA | ic::AddTID);
+    return F.is(ic::MovRel | ic::Message | ic::GDS | ic::AddTID);
+  case HzInst::LDSDMA:
+    return F.is(ic::LDSDMA);
   case HzInst::WideStore: {
     const RegAccess *D = I.storeData();
     if (!D || D->Slots.Count <= 2 || !F.is(ic::VMEM))
@@ -170,6 +172,8 @@ struct Prober {
       return !A.Def && !A.Implicit && Vec;
     case HzRel::VGPRDefSrc0:
       return !A.Def && !A.Implicit && Vec && A.OpIdx == C.NumDefs;
+    case HzRel::VGPRDefDPPSrc:
+      return !A.Def && !A.Implicit && Vec && A.OpIdx == C.DPPSrc;
     case HzRel::DstSrcCOverlap:
     case HzRel::DstSrcCExact:
       return C.isSrcC(A) && Vec;
@@ -279,6 +283,7 @@ struct Prober {
       case HzRel::VGPRDefVecUse:
       case HzRel::VGPRDefExplUse:
       case HzRel::VGPRDefSrc0:
+      case HzRel::VGPRDefDPPSrc:
         Hit = producerDefines(P, A.Slots, false, HitRange);
         break;
       default:

@@ -20,6 +20,16 @@ static void setPasses(InstrRecord &R, const ISAFacts &Facts,
   }
 }
 
+static uint8_t dppSource(const MCInstrDesc &D, const OpcodeFacts &F) {
+  if (!F.is(ic::DPP))
+    return 255;
+  for (unsigned I = D.getNumDefs(); I < D.getNumOperands(); ++I)
+    if (D.operands()[I].RegClass >= 0 &&
+        D.getOperandConstraint(I, MCOI::TIED_TO) < 0)
+      return (uint8_t)std::min(I, 254u);
+  return 255;
+}
+
 InstrRecord InstrRecord::fromMachineInstr(const MachineInstr &MI,
                                           const ISAFacts &Facts) {
   InstrRecord R;
@@ -37,6 +47,7 @@ InstrRecord InstrRecord::fromMachineInstr(const MachineInstr &MI,
     setPasses(R, Facts, nullptr);
   }
   R.NumDefs = MI.getDesc().getNumDefs();
+  R.DPPSrc = dppSource(MI.getDesc(), *R.F);
   R.Addr = LiftedModule::originalAddress(MI).value_or(~0ull);
   bool HaveImm = false;
   unsigned NumExplicit = MI.getNumExplicitOperands();
@@ -64,6 +75,7 @@ InstrRecord InstrRecord::fromMCInst(const MCInst &MI, const ISAFacts &Facts) {
   setPasses(R, Facts, &MI);
   const MCInstrDesc &D = Facts.target().instrInfo().get(R.Opcode);
   R.NumDefs = D.getNumDefs();
+  R.DPPSrc = dppSource(D, *R.F);
   R.Addr = ~0ull;
   bool HaveImm = false;
   // Decoded operand lists can be longer or shorter than the descriptor

@@ -24,12 +24,16 @@ unsigned asmevo::sgprGranule(unsigned SGPRs) {
   return (unsigned)divideCeil(std::max(1u, SGPRs), 8) - 1;
 }
 
+unsigned asmevo::sgprsAllocated(unsigned Granule) {
+  return (unsigned)alignTo((Granule + 1) * 8, 16);
+}
+
 Occupancy asmevo::occupancy(GPUGen G, unsigned VG, unsigned SG, unsigned LDS,
                             std::optional<unsigned> WGSize) {
   Occupancy O;
   const unsigned MaxWaves = 8, VGPRFile = 512, SGPRFile = 800, SIMDs = 4;
   unsigned VGPRs = (VG + 1) * 8;
-  unsigned SGPRs = alignTo((SG + 1) * 8, 16);
+  unsigned SGPRs = sgprsAllocated(SG);
   O.ByVGPR = std::min(MaxWaves, VGPRFile / VGPRs);
   O.BySGPR = std::min(MaxWaves, SGPRFile / SGPRs);
   O.WavesPerSIMD = std::min(O.ByVGPR, O.BySGPR);
@@ -104,7 +108,14 @@ KernelResources asmevo::kernelResources(const LiftedModule &LM,
   R.RecSGPRGranule = sgprGranule(R.Used.sgprs() + R.ExtraSGPRs);
   R.RecAccumOffset = std::max(4u, (unsigned)alignTo(Arch, 4));
   R.VGPRWithinDeclared = R.RecVGPRGranule <= R.DeclVGPRGranule;
-  R.SGPRWithinDeclared = R.RecSGPRGranule <= R.DeclSGPRGranule;
+  // gfx9 allocates SGPRs in blocks of 16 (AMDGPUUsage, kernel descriptor
+  // GRANULATED_WAVEFRONT_SGPR_COUNT for GFX9: 2 * (ceil(count / 16) - 1),
+  // in units of 8), so a field of 12 grants 112 SGPRs, not 104: aiter's
+  // hand-assembled gfx950 mla_a8w8 declares 12 and uses s0-s100 plus the
+  // 6 VCC/FLAT_SCRATCH/XNACK_MASK SGPRs (107), which the hardware grants.
+  R.SGPRWithinDeclared =
+      alignTo(R.Used.sgprs() + R.ExtraSGPRs, 16) <=
+      sgprsAllocated(R.DeclSGPRGranule);
   R.VGPRExact = R.RecVGPRGranule ==
                 // On gfx90a+ .vgpr_count is the unified total (arch + acc).
                 (R.MetaVGPRs ? sgprGranule(*R.MetaVGPRs) : R.DeclVGPRGranule);

@@ -63,7 +63,10 @@ struct State {
     // As LLVM's SIInsertWaitcnts: only expcnt is taken to saturate (issue
     // stalls); vmcnt and lgkmcnt may have more operations in flight than
     // they can count, so none is assumed complete. The large cap only
-    // bounds the fixpoint.
+    // bounds the fixpoint. (If the hardware stalls issue at a full counter,
+    // 108 read reports on aiter fmoe/pa/mla objects are not real; but then a
+    // compiled Triton mutant, lgkmcnt(14) after 18 ds_reads, is not real
+    // either; kept pessimistic until a source settles it.)
     unsigned Cap = C == 2 ? maxCount(C) : 250;
     if (UB[C] - LB[C] > Cap)
       LB[C] = UB[C] - Cap;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Emit/AsmText.h"
+#include "asmevo/Emit/DescriptorDirectives.h"
 #include "asmevo/Emit/Resources.h"
 #include "../Lift/FunctionLifter.h"
 #include "asmevo/Lift/SymbolRefs.h"
@@ -102,6 +103,7 @@ private:
   }
   void defineSymbolsAt(uint64_t OrigAddr, const ELFSection &S);
   void declareSymbols();
+  void emitVisibility(MCSymbol *Sym, uint8_t Other);
   MCSymbol *symbolFor(const GlobalValue *GV);
   MCSymbol *sectionStart(StringRef SecName);
   const MCExpr *gaExpr(const MachineOperand &MO);
@@ -150,6 +152,8 @@ private:
   unsigned NewNotesSection = ~0u;
   void updateMetadata();
   std::map<uint64_t, bool> Printable; // original address -> text is exact
+  /// Assembler text only: per kernel, directives or raw bytes.
+  std::vector<DescriptorForm> DescForms;
 };
 
 } // namespace
@@ -666,8 +670,26 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
       if (KOff + KernelDescriptor::Size > Content.size())
         return createStringError("kernel descriptor beyond section end");
       Flush(KOff);
-      defineSymbolsAt(S.Addr + KOff, S);
       const KernelDescriptor &Effective = Resources[KIdx].KD;
+      if (AsmOut && DescForms[KIdx].usesDirectives()) {
+        // The directive block defines NAME.kd itself.
+        auto [Lo, Hi] = PendingSyms.equal_range(S.Addr + KOff);
+        for (auto It = Lo; It != Hi;)
+          It = It->second->Name == CO.kernels()[KIdx].DescriptorSymbol
+                   ? PendingSyms.erase(It)
+                   : std::next(It);
+        defineSymbolsAt(S.Addr + KOff, S);
+        Streamer->emitRawComment(
+            " kernel descriptor of " + CO.kernels()[KIdx].Name +
+            " (these directives re-assemble to its exact bytes)");
+        Streamer->emitRawText(DescForms[KIdx].Directives);
+        if (const ELFSymbol *K = DescForms[KIdx].DeferredVisibility)
+          emitVisibility(mcSymbol(*K), K->Other);
+        Cur += KernelDescriptor::Size;
+        Off = KOff + KernelDescriptor::Size;
+        continue;
+      }
+      defineSymbolsAt(S.Addr + KOff, S);
       ArrayRef<uint8_t> KD = Effective.bytes();
       if (AsmOut) {
         // Raw bytes are exact where .amdhsa_kernel directives are not (see
@@ -677,6 +699,8 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
         Effective.printYAML(FOS, 0);
         Streamer->emitRawComment(" kernel descriptor of " +
                                  CO.kernels()[KIdx].Name);
+        Streamer->emitRawComment(" raw bytes, not .amdhsa_kernel: " +
+                                 DescForms[KIdx].Reason);
         SmallVector<StringRef, 24> Lines;
         StringRef(Fields).split(Lines, '\n', -1, false);
         for (StringRef L : Lines)
@@ -694,6 +718,9 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
           8);
       Cur += 8;
       emitRaw(KD.drop_front(24));
+      if (AsmOut)
+        if (const ELFSymbol *K = DescForms[KIdx].DeferredVisibility)
+          emitVisibility(mcSymbol(*K), K->Other);
       Off = KOff + KernelDescriptor::Size;
     }
     Flush(Content.size());
@@ -709,6 +736,22 @@ Error ObjectEmitter::emitSection(const ELFSection &S) {
     PendingSyms.clear();
   }
   return Error::success();
+}
+
+void ObjectEmitter::emitVisibility(MCSymbol *Sym, uint8_t Other) {
+  switch (Other & 3) {
+  case ELF::STV_PROTECTED:
+    Streamer->emitSymbolAttribute(Sym, MCSA_Protected);
+    break;
+  case ELF::STV_HIDDEN:
+    Streamer->emitSymbolAttribute(Sym, MCSA_Hidden);
+    break;
+  case ELF::STV_INTERNAL:
+    Streamer->emitSymbolAttribute(Sym, MCSA_Internal);
+    break;
+  default:
+    break;
+  }
 }
 
 void ObjectEmitter::declareSymbols() {
@@ -734,6 +777,11 @@ Error ObjectEmitter::run() {
   if (Error E = setUp(OS))
     return E;
   declareSymbols();
+  if (AsmOut)
+    DescForms = planDescriptorSymbols(CO);
+  std::set<const ELFSymbol *> VisibilityAfterDescriptor;
+  for (const DescriptorForm &F : DescForms)
+    VisibilityAfterDescriptor.insert(F.DeferredVisibility);
   // Symbols enter the object's symbol table in the order they are first
   // seen; attributes first keeps the original order.
   for (auto &[S, Sym] : SymOrder) {
@@ -752,19 +800,8 @@ Error ObjectEmitter::run() {
       Streamer->emitSymbolAttribute(Sym, MCSA_Weak);
     else
       Streamer->emitSymbolAttribute(Sym, MCSA_Local);
-    switch (S->Other & 3) {
-    case ELF::STV_PROTECTED:
-      Streamer->emitSymbolAttribute(Sym, MCSA_Protected);
-      break;
-    case ELF::STV_HIDDEN:
-      Streamer->emitSymbolAttribute(Sym, MCSA_Hidden);
-      break;
-    case ELF::STV_INTERNAL:
-      Streamer->emitSymbolAttribute(Sym, MCSA_Internal);
-      break;
-    default:
-      break;
-    }
+    if (!VisibilityAfterDescriptor.count(S))
+      emitVisibility(Sym, S->Other);
     if (S->Size)
       Streamer->emitELFSize(Sym, MCConstantExpr::create(S->Size, *Ctx));
   }
@@ -775,6 +812,12 @@ Error ObjectEmitter::run() {
         return createStringError(CO.name() + ": " + toString(std::move(E)));
   for (unsigned K = 0; K < CO.kernels().size(); ++K)
     Resources.push_back(kernelResources(LM, K, &ChangedFunctions));
+  if (AsmOut) {
+    std::vector<KernelDescriptor> KDs;
+    for (const KernelResources &KR : Resources)
+      KDs.push_back(KR.KD);
+    chooseDescriptorDirectives(CO, KDs, DescForms);
+  }
   updateMetadata();
   std::string Dropped;
   for (const ELFSection &S : CO.sections()) {

@@ -9,7 +9,7 @@ using namespace asmevo::emu;
 uint8_t *Machine::global(Wave &W, const DInst &I, uint64_t Addr, uint32_t Len,
                          bool Write, int Lane) {
   Allocation *A = W.MemCache;
-  if (A && Addr >= A->Base && Addr + Len <= A->Base + A->Size &&
+  if (A && Addr >= A->Base && fitsIn(Addr - A->Base, Len, A->Size) &&
       (!Write || !A->ReadOnly))
     return A->data() + (Addr - A->Base);
   AccessStatus S;
@@ -47,7 +47,7 @@ uint8_t *Machine::global(Wave &W, const DInst &I, uint64_t Addr, uint32_t Len,
 uint8_t *Machine::lds(Wave &W, const DInst &I, uint64_t Off, uint32_t Len,
                       int Lane) {
   Workgroup &G = *W.WG;
-  if (Off + Len <= G.LdsSize)
+  if (fitsIn(Off, Len, G.LdsSize))
     return G.LDS.data() + Off;
   report(W, I, Violation::LdsOutOfRange, Lane,
          "LDS access of " + Twine(Len) + " bytes at offset " + Twine(Off) +
@@ -57,7 +57,7 @@ uint8_t *Machine::lds(Wave &W, const DInst &I, uint64_t Off, uint32_t Len,
 
 uint8_t *Machine::scratch(Wave &W, const DInst &I, uint64_t Off, uint32_t Len,
                           int Lane) {
-  if (Off + Len <= W.ScratchPerLane && Lane >= 0)
+  if (fitsIn(Off, Len, W.ScratchPerLane) && Lane >= 0)
     return W.Scratch.data() + size_t(Lane) * W.ScratchPerLane + Off;
   report(W, I, Violation::ScratchOutOfRange, Lane,
          "private (scratch) access of " + Twine(Len) + " bytes at offset " +

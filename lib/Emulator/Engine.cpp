@@ -204,6 +204,10 @@ Emulator::decodedInstructions() const {
     D.Addr = I.Addr;
     D.Mnemonic = Prog->Text[I.Index].Mnemonic;
     D.OpcodeName = Prog->Text[I.Index].Name;
+    D.Text = Prog->Text[I.Index].Text;
+    D.Size = I.Size;
+    if (I.Target != ~0u)
+      D.BranchTarget = Prog->Insts[I.Target].Addr;
     D.Supported = !(I.Flags & FDecodeError);
     if (!D.Supported) {
       auto It = Prog->Notes.find(I.Index);
@@ -298,7 +302,10 @@ std::unique_ptr<Workgroup> Scheduler::makeGroup(uint32_t X, uint32_t Y,
   auto G = std::make_unique<Workgroup>();
   G->Id = {X, Y, Z};
   G->LdsSize = KS.LdsSize;
-  G->LDS.assign(std::max<uint32_t>(KS.LdsSize, 4), 0);
+  // LDS is not initialised at workgroup start on hardware: a poison
+  // pattern (not zeros) keeps a kernel that forgets to clear it from
+  // looking right.
+  G->LDS.assign(std::max<uint32_t>(KS.LdsSize, 4), LdsPoison);
   if (M.Opt.RaceChecks) {
     size_t Dw = (G->LDS.size() + 3) / 4;
     G->ShWriter.assign(Dw, 0);

@@ -14,7 +14,7 @@
 // cbsz/abid/blgp broadcasts are not modelled and stop the run.
 //
 //===----------------------------------------------------------------------===//
-#include "Float.h"
+#include "asmevo/Emulator/Float.h"
 #include "Machine.h"
 #include "Semantics.h"
 

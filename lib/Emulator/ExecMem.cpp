@@ -8,7 +8,7 @@
 // Machine::issue (MemoryModel.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "Float.h"
+#include "asmevo/Emulator/Float.h"
 #include "Machine.h"
 #include "Semantics.h"
 #include "llvm/ADT/StringRef.h"
@@ -130,7 +130,8 @@ uint64_t atomic64(AOp Op, uint64_t Old, uint64_t Src, uint64_t Cmp,
 /// allocation (the common case), else nullptr.
 inline uint8_t *cachedGlobal(Wave &W, uint64_t A, uint32_t Len, bool Write) {
   Allocation *C = W.MemCache;
-  if (C && A >= C->Base && A + Len <= C->Base + C->Size &&
+  // Written so that a wild address near 2^64 cannot wrap into range.
+  if (C && A >= C->Base && fitsIn(A - C->Base, Len, C->Size) &&
       (!Write || !C->ReadOnly))
     return C->data() + (A - C->Base);
   return nullptr;
@@ -349,7 +350,7 @@ PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
         continue;
       }
       if (S == Space::LDS) {
-        if (Addr[L] + Len <= W.WG->LdsSize ||
+        if (fitsIn(Addr[L], Len, W.WG->LdsSize) ||
             M.lds(W, I, Addr[L], Len, int(L)))
           Op->addWrite(Addr[L], nullptr, Buf, Len);
         continue;

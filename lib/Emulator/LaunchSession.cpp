@@ -1,6 +1,6 @@
 //===- LaunchSession.cpp - Buffers, kernarg segments, launches ------------===//
 #include "asmevo/Emulator/LaunchSession.h"
-#include "Float.h"
+#include "asmevo/Emulator/Float.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/KernelMetadata.h"
 #include "llvm/ADT/StringExtras.h"
@@ -512,18 +512,9 @@ LaunchSession::kernarg(const SpecLaunch &L, size_t LI, const LaunchParams &P) {
   return Seg;
 }
 
-Expected<std::vector<LaunchOutcome>>
-LaunchSession::run(const RunOptions &RO) {
-  DeviceMemory Mem;
-  auto Base = Emu.load(Mem);
-  if (!Base)
-    return Base.takeError();
-  // Buffers, then pointer contents.
-  for (HostBuffer &B : Bufs) {
+Error LaunchSession::resolvePointers() {
+  for (HostBuffer &B : Bufs)
     B.Bytes = B.Initial;
-    B.Addr = Mem.allocate("buffer '" + B.Spec->Name + "'", B.Bytes.size(),
-                          B.Spec->Align, B.Spec->Guard);
-  }
   for (HostBuffer &B : Bufs) {
     const SpecBuffer &S = *B.Spec;
     auto Addr = [&](const PtrRef &P) -> Expected<uint64_t> {
@@ -562,44 +553,92 @@ LaunchSession::run(const RunOptions &RO) {
                                  (long long)*At);
       std::memcpy(B.Bytes.data() + *At, &*A, 8);
     }
+  }
+  return Error::success();
+}
+
+Expected<LaunchParams> LaunchSession::launchParams(size_t LI) {
+  const SpecLaunch &L = Spec.Launches[LI];
+  LaunchParams P;
+  P.Kernel = L.Kernel;
+  for (unsigned D = 0; D < 3; ++D) {
+    auto G = evalExpr(L.Grid[D], Env);
+    auto Bk = evalExpr(L.Block[D], Env);
+    if (!G)
+      return G.takeError();
+    if (!Bk)
+      return Bk.takeError();
+    if (*G < 1 || *G > (1ll << 31) || *Bk < 1 || *Bk > 1024)
+      return createStringError("%s: launch %zu: grid %lld / block %lld out "
+                               "of range in dimension %u",
+                               Spec.Path.c_str(), LI, (long long)*G,
+                               (long long)*Bk, D);
+    P.Grid[D] = uint32_t(*G);
+    P.Block[D] = uint32_t(*Bk);
+  }
+  auto Dyn = evalExpr(L.DynamicLDS, Env);
+  if (!Dyn)
+    return Dyn.takeError();
+  if (*Dyn < 0 || *Dyn > 65536)
+    return createStringError("%s: launch %zu: dynamic_lds %lld out of range",
+                             Spec.Path.c_str(), LI, (long long)*Dyn);
+  P.DynamicLDS = uint32_t(*Dyn);
+  // Resolve a kernel given by index to its name.
+  const CodeObject &CO = Emu.codeObject();
+  if (!CO.findKernel(P.Kernel)) {
+    unsigned Idx;
+    if (!StringRef(P.Kernel).getAsInteger(10, Idx) &&
+        Idx < CO.kernels().size())
+      P.Kernel = CO.kernels()[Idx].Name;
+  }
+  return P;
+}
+
+Expected<std::vector<DeviceLaunch>>
+LaunchSession::prepareDeviceRun(ArrayRef<uint64_t> Addrs) {
+  if (Addrs.size() != Bufs.size())
+    return createStringError("%s: %zu device addresses for %zu buffers",
+                             Spec.Path.c_str(), Addrs.size(), Bufs.size());
+  for (size_t I = 0; I < Bufs.size(); ++I)
+    Bufs[I].Addr = Addrs[I];
+  if (Error E = resolvePointers())
+    return std::move(E);
+  std::vector<DeviceLaunch> Out;
+  for (size_t LI = 0; LI < Spec.Launches.size(); ++LI) {
+    auto P = launchParams(LI);
+    if (!P)
+      return P.takeError();
+    auto Seg = kernarg(Spec.Launches[LI], LI, *P);
+    if (!Seg)
+      return Seg.takeError();
+    P->KernargSize = Seg->size();
+    Out.push_back({std::move(*P), std::move(*Seg)});
+  }
+  GuardErrors.clear();
+  return Out;
+}
+
+Expected<std::vector<LaunchOutcome>>
+LaunchSession::run(const RunOptions &RO) {
+  DeviceMemory Mem;
+  auto Base = Emu.load(Mem);
+  if (!Base)
+    return Base.takeError();
+  for (HostBuffer &B : Bufs)
+    B.Addr = Mem.allocate("buffer '" + B.Spec->Name + "'", B.Initial.size(),
+                          B.Spec->Align, B.Spec->Guard);
+  if (Error E = resolvePointers())
+    return std::move(E);
+  for (HostBuffer &B : Bufs)
     if (!B.Bytes.empty())
       std::memcpy(Mem.find(B.Addr)->data(), B.Bytes.data(), B.Bytes.size());
-  }
   std::vector<LaunchOutcome> Out;
   for (size_t LI = 0; LI < Spec.Launches.size(); ++LI) {
     const SpecLaunch &L = Spec.Launches[LI];
-    LaunchParams P;
-    P.Kernel = L.Kernel;
-    for (unsigned D = 0; D < 3; ++D) {
-      auto G = evalExpr(L.Grid[D], Env);
-      auto Bk = evalExpr(L.Block[D], Env);
-      if (!G)
-        return G.takeError();
-      if (!Bk)
-        return Bk.takeError();
-      if (*G < 1 || *G > (1ll << 31) || *Bk < 1 || *Bk > 1024)
-        return createStringError("%s: launch %zu: grid %lld / block %lld out "
-                                 "of range in dimension %u",
-                                 Spec.Path.c_str(), LI, (long long)*G,
-                                 (long long)*Bk, D);
-      P.Grid[D] = uint32_t(*G);
-      P.Block[D] = uint32_t(*Bk);
-    }
-    auto Dyn = evalExpr(L.DynamicLDS, Env);
-    if (!Dyn)
-      return Dyn.takeError();
-    if (*Dyn < 0 || *Dyn > 65536)
-      return createStringError("%s: launch %zu: dynamic_lds %lld out of range",
-                               Spec.Path.c_str(), LI, (long long)*Dyn);
-    P.DynamicLDS = uint32_t(*Dyn);
-    // Resolve a kernel given by index to its name.
-    const CodeObject &CO = Emu.codeObject();
-    if (!CO.findKernel(P.Kernel)) {
-      unsigned Idx;
-      if (!StringRef(P.Kernel).getAsInteger(10, Idx) &&
-          Idx < CO.kernels().size())
-        P.Kernel = CO.kernels()[Idx].Name;
-    }
+    auto POr = launchParams(LI);
+    if (!POr)
+      return POr.takeError();
+    LaunchParams &P = *POr;
     auto Seg = kernarg(L, LI, P);
     if (!Seg)
       return Seg.takeError();

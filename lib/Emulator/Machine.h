@@ -14,7 +14,7 @@
 #ifndef ASMEVO_LIB_EMULATOR_MACHINE_H
 #define ASMEVO_LIB_EMULATOR_MACHINE_H
 
-#include "Float.h"
+#include "asmevo/Emulator/Float.h"
 #include "Program.h"
 #include "asmevo/Analysis/Hazards.h"
 #include "asmevo/Emulator/Emulator.h"
@@ -309,6 +309,15 @@ enum : uint32_t {
 const char *approxText(uint32_t Bit);
 
 inline unsigned popcount64(uint64_t X) { return __builtin_popcountll(X); }
+
+/// Initial byte of every LDS location (a NaN as f32, a large integer).
+constexpr uint8_t LdsPoison = 0xFF;
+
+/// Whether [Off, Off+Len) lies in [0, Size); addresses come from the
+/// kernel under test, so Off + Len may wrap and must not be computed.
+inline bool fitsIn(uint64_t Off, uint64_t Len, uint64_t Size) {
+  return Len <= Size && Off <= Size - Len;
+}
 
 template <typename T> inline T bitcast(const void *P) {
   T V;

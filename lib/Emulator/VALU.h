@@ -16,7 +16,7 @@
 #ifndef ASMEVO_LIB_EMULATOR_VALU_H
 #define ASMEVO_LIB_EMULATOR_VALU_H
 
-#include "Float.h"
+#include "asmevo/Emulator/Float.h"
 #include "Machine.h"
 #include <cmath>
 

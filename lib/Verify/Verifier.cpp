@@ -1,5 +1,7 @@
 //===- Verifier.cpp - Differential verification of K1 against K0 ---------===//
 #include "asmevo/Verify/Verifier.h"
+#include "asmevo/Verify/BufferCompare.h"
+#include "asmevo/Verify/InputVariation.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/Emulator.h"
 #include "asmevo/Emulator/KernelMetadata.h"
@@ -45,108 +47,7 @@ int verdictExitCode(Verdict V) {
   llvm_unreachable("bad verdict");
 }
 
-// A spec may name a kernel by its index in the code object (as
-// LaunchSession accepts); both objects must resolve it the same way.
-static const KernelInfo *resolveKernel(const CodeObject &CO, StringRef Name) {
-  if (const KernelInfo *K = CO.findKernel(Name))
-    return K;
-  unsigned Idx;
-  if (!Name.getAsInteger(10, Idx) && Idx < CO.kernels().size())
-    return &CO.kernels()[Idx];
-  return nullptr;
-}
-
-static Error compareLayouts(const CodeObject &K0, const KernelInfo &A,
-                            const CodeObject &K1, const KernelInfo &B) {
-  auto MA = readKernelMetadata(K0, A);
-  if (!MA)
-    return MA.takeError();
-  auto MB = readKernelMetadata(K1, B);
-  if (!MB)
-    return MB.takeError();
-  auto Fail = [&](const Twine &What) {
-    return createStringError("kernel '" + A.Name + "': K1 '" + K1.name() +
-                             "' has a kernel-argument layout different "
-                             "from K0 '" + K0.name() + "': " + What);
-  };
-  if (MA->Args.size() != MB->Args.size())
-    return Fail(Twine(MA->Args.size()) + " arguments in K0, " +
-                Twine(MB->Args.size()) + " in K1");
-  for (size_t I = 0; I < MA->Args.size(); ++I) {
-    const KernelArg &X = MA->Args[I], &Y = MB->Args[I];
-    if (X.Offset != Y.Offset || X.Size != Y.Size ||
-        X.ValueKind != Y.ValueKind || X.AddressSpace != Y.AddressSpace)
-      return Fail("argument " + Twine(I) + ": K0 " + X.ValueKind + " at " +
-                  Twine(X.Offset) + " size " + Twine(X.Size) + ", K1 " +
-                  Y.ValueKind + " at " + Twine(Y.Offset) + " size " +
-                  Twine(Y.Size));
-  }
-  if (MA->KernargSegmentSize != MB->KernargSegmentSize)
-    return Fail("kernarg segment sizes differ");
-  // The argument preload count is part of how arguments reach the kernel.
-  if (A.KD.preloadLength() != B.KD.preloadLength())
-    return Fail("preloaded kernel-argument counts differ");
-  return Error::success();
-}
-
-Error checkComparable(const CodeObject &K0, const CodeObject &K1,
-                      const LaunchSpec &Spec) {
-  std::string T0 = K0.target().targetID(), T1 = K1.target().targetID();
-  if (T0 != T1)
-    return createStringError("K1 '%s' targets %s but K0 '%s' targets %s",
-                             K1.name().str().c_str(), T1.c_str(),
-                             K0.name().str().c_str(), T0.c_str());
-  for (size_t LI = 0; LI < Spec.Launches.size(); ++LI) {
-    StringRef Name = Spec.Launches[LI].Kernel;
-    const KernelInfo *A = resolveKernel(K0, Name);
-    const KernelInfo *B = resolveKernel(K1, Name);
-    for (auto [K, CO] : {std::pair(A, &K0), std::pair(B, &K1)})
-      if (!K)
-        return createStringError("%s: launch %zu: '%s' has no kernel '%s'",
-                                 Spec.Path.c_str(), LI,
-                                 CO->name().str().c_str(),
-                                 Name.str().c_str());
-    if (A->Name != B->Name)
-      return createStringError(
-          "%s: launch %zu: kernel '%s' is '%s' in K0 and '%s' in K1",
-          Spec.Path.c_str(), LI, Name.str().c_str(), A->Name.c_str(),
-          B->Name.c_str());
-    if (Error E = compareLayouts(K0, *A, K1, *B))
-      return E;
-  }
-  return Error::success();
-}
-
 namespace {
-
-std::string formatElement(ElemType T, const uint8_t *P) {
-  unsigned N = elemSize(T);
-  uint64_t Bits = 0;
-  std::memcpy(&Bits, P, N);
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << format_hex(Bits, 2 + 2 * N);
-  if (T == ElemType::F32) {
-    float F;
-    std::memcpy(&F, P, 4);
-    OS << " (" << format("%.9g", F) << ")";
-  } else if (T == ElemType::F64) {
-    double D;
-    std::memcpy(&D, P, 8);
-    OS << " (" << format("%.17g", D) << ")";
-  } else if (T == ElemType::I32) {
-    OS << " (" << int32_t(Bits) << ")";
-  } else if (T == ElemType::I64) {
-    OS << " (" << int64_t(Bits) << ")";
-  }
-  return S;
-}
-
-std::string runText(const RunConfig &R) {
-  return ("seed " + Twine(R.InputSeed) + ", size " + Twine(R.Variant) +
-          ", interleaving " + Twine(R.Interleave))
-      .str();
-}
 
 // Fatal violations that mean "the emulator could not run this", as
 // opposed to "the kernel did something wrong".
@@ -160,6 +61,10 @@ std::string violationText(const Violation &V) {
   V.print(OS);
   return StringRef(S).trim().str();
 }
+
+/// How many times K0's instruction count K1 may execute before it counts
+/// as a runaway.
+constexpr uint64_t RunawayFactor = 16;
 
 struct Outcome {
   Verdict V = Verdict::Equivalent;
@@ -175,56 +80,37 @@ std::optional<Outcome> judgeRuns(StringRef Who,
   for (const LaunchOutcome &LO : Out)
     for (const Violation &V : LO.Result.Violations) {
       Outcome O;
-      if (cannotRun(V)) {
+      if (!IsOracle && V.K == Violation::Budget) {
+        // K0 finished the same launch; K1 running far longer is not an
+        // equivalent program (a broken loop bound, usually).
+        O.V = Verdict::Violation;
+        O.Reason = (Who + " did not finish within " +
+                    Twine(RunawayFactor) + "x K0's instruction count (" +
+                    R.describe() + "): " + violationText(V))
+                       .str();
+      } else if (cannotRun(V)) {
         O.V = Verdict::Unknown;
-        O.Reason = (Who + " could not be run (" + runText(R) +
+        O.Reason = (Who + " could not be run (" + R.describe() +
                     "): " + violationText(V)).str();
       } else if (IsOracle) {
         // K0 is the only oracle: when it misbehaves nothing can be judged.
         O.V = Verdict::Unknown;
-        O.Reason = (Who + " itself reports a violation (" + runText(R) +
+        O.Reason = (Who + " itself reports a violation (" + R.describe() +
                     "): " + violationText(V)).str();
       } else {
         O.V = Verdict::Violation;
-        O.Reason = (Who + " (" + runText(R) + "): " + violationText(V)).str();
+        O.Reason =
+            (Who + " (" + R.describe() + "): " + violationText(V)).str();
       }
       return O;
     }
   if (!Guards.empty()) {
     Outcome O;
     O.V = IsOracle ? Verdict::Unknown : Verdict::Violation;
-    O.Reason = (Who + " wrote a guard band (" + runText(R) + "): " +
-                Guards.front()).str();
+    O.Reason = (Who + " wrote a guard band (" + R.describe() + "): " +
+                Guards.front())
+                   .str();
     return O;
-  }
-  return std::nullopt;
-}
-
-std::optional<Difference> compareBuffers(std::vector<HostBuffer> &B0,
-                                         std::vector<HostBuffer> &B1,
-                                         const RunConfig &R) {
-  for (size_t I = 0; I < B0.size(); ++I) {
-    const SpecBuffer &SB = *B0[I].Spec;
-    if (!SB.writable() || !SB.Compare)
-      continue;
-    const std::vector<uint8_t> &X = B0[I].Bytes, &Y = B1[I].Bytes;
-    unsigned ES = elemSize(SB.Type);
-    if (X.size() != Y.size() || X == Y)
-      continue;
-    for (size_t Off = 0; Off + ES <= X.size(); Off += ES) {
-      if (std::memcmp(&X[Off], &Y[Off], ES) == 0)
-        continue;
-      Difference D;
-      D.Run = R;
-      D.Buffer = SB.Name;
-      D.Index = Off / ES;
-      D.K0Value = formatElement(SB.Type, &X[Off]);
-      D.K1Value = formatElement(SB.Type, &Y[Off]);
-      D.Message = ("buffer '" + SB.Name + "' [" + Twine(D.Index) +
-                   "]: K0 " + D.K0Value + ", K1 " + D.K1Value + " (" +
-                   runText(R) + ")").str();
-      return D;
-    }
   }
   return std::nullopt;
 }
@@ -233,6 +119,321 @@ std::string scalarText(const ScalarValue &V) {
   if (V.IsFloat)
     return formatv("{0}", V.F).str();
   return std::to_string(V.I);
+}
+
+/// One side of a run: a session with its inputs and what came out.
+struct Side {
+  std::unique_ptr<LaunchSession> S;
+  std::vector<LaunchOutcome> Out;
+};
+
+class Run {
+public:
+  Run(const LaunchSpec &Spec, const VerifyOptions &O) : Spec(Spec), O(O) {}
+
+  /// K0's side: creates the inputs every other side of this run copies.
+  Expected<Side> oracle(const Emulator &E, const RunConfig &R,
+                        uint64_t Interleave) {
+    auto S = LaunchSession::create(Spec, E, options(R));
+    if (!S)
+      return S.takeError();
+    for (HostBuffer &B : (*S)->buffers())
+      applyVariation(R.Inputs, B, R.InputSeed);
+    Initial.clear();
+    for (HostBuffer &B : (*S)->buffers())
+      Initial.push_back(B.Initial);
+    return execute(std::move(*S), Interleave, false);
+  }
+
+  /// Another side on exactly K0's inputs (copied: identity is a fact,
+  /// not a property of the generator).
+  Expected<Side> copy(const Emulator &E, const RunConfig &R,
+                      uint64_t Interleave, bool Coverage,
+                      uint64_t Budget = 0) {
+    auto S = LaunchSession::create(Spec, E, options(R));
+    if (!S)
+      return S.takeError();
+    std::vector<HostBuffer> &B = (*S)->buffers();
+    if (B.size() != Initial.size())
+      return createStringError("internal: sessions disagree on buffers");
+    for (size_t I = 0; I < B.size(); ++I) {
+      if (B[I].Initial.size() != Initial[I].size())
+        return createStringError("internal: sessions disagree on the size "
+                                 "of buffer '%s'",
+                                 B[I].Spec->Name.c_str());
+      B[I].Initial = Initial[I];
+    }
+    return execute(std::move(*S), Interleave, Coverage, Budget);
+  }
+
+private:
+  SessionOptions options(const RunConfig &R) const {
+    SessionOptions SO;
+    SO.Seed = R.InputSeed;
+    SO.Variant = R.Variant;
+    SO.Overrides = R.Drawn;
+    return SO;
+  }
+
+  Expected<Side> execute(std::unique_ptr<LaunchSession> S,
+                         uint64_t Interleave, bool Coverage,
+                         uint64_t Budget = 0) {
+    RunOptions RO;
+    RO.Seed = Interleave;
+    RO.InstructionBudget = Budget ? std::min(Budget, O.InstructionBudget)
+                                  : O.InstructionBudget;
+    RO.RecordCoverage = Coverage;
+    auto Out = S->run(RO);
+    if (!Out)
+      return Out.takeError();
+    return Side{std::move(S), std::move(*Out)};
+  }
+
+  const LaunchSpec &Spec;
+  const VerifyOptions &O;
+  std::vector<std::vector<uint8_t>> Initial;
+};
+
+/// Interleaving seeds of the second oracle run, away from the plan's.
+constexpr uint64_t SecondInterleave = 0x51ED5EEDull;
+
+} // namespace
+
+namespace {
+
+class Verification {
+public:
+  Verification(const Emulator &E0, const Emulator &E1, const LaunchSpec &Spec,
+               const VerifyOptions &O)
+      : E0(E0), E1(E1), Spec(Spec), O(O) {}
+
+  Expected<VerifyReport> run();
+
+private:
+  Expected<std::optional<Outcome>> runOne(const RunConfig &R, bool FirstSeed);
+  Error checkDeterminism(Run &X, const RunConfig &R, Side &K0);
+  std::optional<Outcome> compare(Side &K0, Side &K1, const RunConfig &R);
+  void judgeEdits();
+
+  const Emulator &E0, &E1;
+  const LaunchSpec &Spec;
+  const VerifyOptions &O;
+  VerifyReport Rep;
+  /// Buffers excluded from comparison: K0 is not deterministic on them.
+  std::set<std::string> Unjudgeable;
+};
+
+Error Verification::checkDeterminism(Run &X, const RunConfig &R, Side &K0) {
+  auto Again = X.copy(E0, R, SecondInterleave + R.Variant, false);
+  if (!Again)
+    return Again.takeError();
+  std::vector<HostBuffer> &A = K0.S->buffers(), &B = Again->S->buffers();
+  for (size_t I = 0; I < A.size(); ++I) {
+    const SpecBuffer &SB = *A[I].Spec;
+    if (!SB.writable() || !SB.Compare)
+      continue;
+    auto Idx = firstMismatch(SB.Type, Tolerance(), A[I].Bytes, B[I].Bytes);
+    if (!Idx)
+      continue;
+    unsigned ES = elemSize(SB.Type);
+    NondeterministicBuffer N;
+    N.Buffer = SB.Name;
+    N.Variant = R.Variant;
+    N.Index = *Idx;
+    N.First = formatElement(SB.Type, &A[I].Bytes[*Idx * ES]);
+    N.Second = formatElement(SB.Type, &B[I].Bytes[*Idx * ES]);
+    N.Declared = SB.Nondeterministic && SB.Tol.any();
+    if (N.Declared) {
+      if (auto T = firstMismatch(SB.Type, SB.Tol, A[I].Bytes, B[I].Bytes))
+        Rep.UnknownReasons.push_back(
+            ("K0 differs from itself on buffer '" + SB.Name +
+             "' by more than its tolerance under two interleavings (" +
+             R.describe() + ", element " + Twine(*T) +
+             "): the tolerance cannot separate K1 from K0")
+                .str());
+    } else if (Unjudgeable.insert(SB.Name).second) {
+      Rep.UnknownReasons.push_back(
+          ("K0 is not deterministic on buffer '" + SB.Name + "' (element " +
+           Twine(N.Index) + ": " + N.First + " and " + N.Second +
+           " under two interleavings, " + R.describe() + "); " +
+           (isFloatType(SB.Type)
+                ? "declare it `nondeterministic: true` with an explicit "
+                  "`tolerance` to compare it"
+                : "an integer result that depends on the order has no "
+                  "tolerance: exclude it with `compare: false` and say why"))
+              .str());
+    }
+    Rep.Nondeterministic.push_back(std::move(N));
+  }
+  return Error::success();
+}
+
+std::optional<Outcome> Verification::compare(Side &K0, Side &K1,
+                                             const RunConfig &R) {
+  std::vector<HostBuffer> &B0 = K0.S->buffers(), &B1 = K1.S->buffers();
+  for (size_t I = 0; I < B0.size(); ++I) {
+    const SpecBuffer &SB = *B0[I].Spec;
+    if (!SB.writable() || !SB.Compare || Unjudgeable.count(SB.Name))
+      continue;
+    auto Idx = firstMismatch(SB.Type, SB.Tol, B0[I].Bytes, B1[I].Bytes);
+    if (!Idx)
+      continue;
+    unsigned ES = elemSize(SB.Type);
+    Difference D;
+    D.Run = R;
+    D.Buffer = SB.Name;
+    D.Index = *Idx;
+    D.K0Value = formatElement(SB.Type, &B0[I].Bytes[*Idx * ES]);
+    D.K1Value = formatElement(SB.Type, &B1[I].Bytes[*Idx * ES]);
+    D.Message = ("buffer '" + SB.Name + "' [" + Twine(D.Index) + "]: K0 " +
+                 D.K0Value + ", K1 " + D.K1Value + " (" + R.describe() + ")")
+                    .str();
+    return Outcome{Verdict::Different, D.Message, D};
+  }
+  return std::nullopt;
+}
+
+Expected<std::optional<Outcome>> Verification::runOne(const RunConfig &R,
+                                                      bool FirstSeed) {
+  Run X(Spec, O);
+  auto K0 = X.oracle(E0, R, R.Interleave);
+  if (!K0)
+    return K0.takeError();
+  uint64_t K0Count = 0;
+  for (const LaunchOutcome &LO : K0->Out)
+    K0Count += LO.Result.Instructions;
+  auto K1 = X.copy(E1, R, R.Interleave, /*Coverage=*/true,
+                   RunawayFactor * K0Count + (1u << 20));
+  if (!K1)
+    return K1.takeError();
+
+  std::map<std::string, std::string> Scalars;
+  for (auto &KV : K0->S->scalars())
+    Scalars[KV.first] = scalarText(KV.second);
+  std::vector<std::string> Varied;
+  if (!R.Inputs.isIdentity())
+    for (HostBuffer &B : K0->S->buffers())
+      if (isVaried(*B.Spec))
+        Varied.push_back(B.Spec->Name);
+  Rep.Runs.push_back(R);
+  Rep.RunScalars.push_back(std::move(Scalars));
+  Rep.RunVaried.push_back(std::move(Varied));
+  for (Side *Sd : {&*K0, &*K1})
+    for (const LaunchOutcome &LO : Sd->Out)
+      Rep.Approximations.insert(LO.Result.Approximations.begin(),
+                                LO.Result.Approximations.end());
+  for (const LaunchOutcome &LO : K0->Out)
+    Rep.K0Instructions += LO.Result.Instructions;
+  for (const LaunchOutcome &LO : K1->Out) {
+    Rep.K1Instructions += LO.Result.Instructions;
+    Rep.K1Executed.insert(LO.Result.Executed.begin(),
+                          LO.Result.Executed.end());
+  }
+
+  if (auto Bad = judgeRuns("K0", K0->Out, K0->S->guardErrors(), true, R))
+    return Bad;
+  if (O.CheckDeterminism && FirstSeed)
+    if (Error E = checkDeterminism(X, R, *K0))
+      return std::move(E);
+  if (auto Bad = judgeRuns("K1", K1->Out, K1->S->guardErrors(), false, R))
+    return Bad;
+  auto Bad = compare(*K0, *K1, R);
+  if (Bad && O.CheckDeterminism) {
+    // K1 may interleave differently from K0 (another instruction count);
+    // a difference K0 can produce on its own under another interleaving
+    // says nothing about K1.
+    size_t Before = Rep.UnknownReasons.size();
+    if (Error E = checkDeterminism(X, R, *K0))
+      return std::move(E);
+    if (Rep.UnknownReasons.size() != Before)
+      Bad = compare(*K0, *K1, R);
+  }
+  return Bad;
+}
+
+void Verification::judgeEdits() {
+  std::vector<const EditedInstruction *> Unrun;
+  std::map<EditClass, std::vector<const EditedInstruction *>> Unjudged;
+  for (EditedInstruction &E : Rep.Edits.Edits) {
+    E.Executed = Rep.K1Executed.count(E.K1Addr);
+    if (!E.Executed)
+      Unrun.push_back(&E);
+    if (E.Class != EditClass::Code && !O.Accepted.count(E.Class))
+      Unjudged[E.Class].push_back(&E);
+  }
+  auto Where = [](const EditedInstruction &E) {
+    std::string S;
+    if (E.K1Addr != ~0ull)
+      S = formatv("K1 {0:x} '{1}'", E.K1Addr, E.K1Text).str();
+    if (E.K == EditedInstruction::Removed || E.K1Addr == ~0ull)
+      S += formatv("{0}K0 {1:x} '{2}' removed", S.empty() ? "" : ", ",
+                   *E.K0Addr, E.K0Text)
+               .str();
+    return S;
+  };
+  for (auto &[C, Es] : Unjudged)
+    Rep.UnknownReasons.push_back(
+        (Twine(Es.size()) + " " + editClassName(C) +
+         " edit(s), which one coherent emulated memory cannot judge, first " +
+         Where(*Es.front()) + "; accept them with --accept=" +
+         editClassName(C))
+            .str());
+  if (O.CheckCoverage && !Unrun.empty())
+    Rep.UnknownReasons.push_back(
+        (Twine(Unrun.size()) + " of " + Twine(Rep.Edits.Edits.size()) +
+         " edited instructions never executed in any run, first " +
+         Where(*Unrun.front()))
+            .str());
+  if (Rep.K0Instructions && Rep.K1Instructions * 2 < Rep.K0Instructions)
+    Rep.Flags.push_back(
+        formatv("K1 executed {0:P} of K0's instructions: check the "
+                "speedup is not the work left undone",
+                double(Rep.K1Instructions) / double(Rep.K0Instructions))
+            .str());
+}
+
+Expected<VerifyReport> Verification::run() {
+  auto Start = std::chrono::steady_clock::now();
+  Rep.Accepted = O.Accepted;
+  auto Edits = findEdits(E0, E1, O.Map);
+  if (!Edits)
+    return Edits.takeError();
+  Rep.Edits = std::move(*Edits);
+  PlanOptions PO;
+  PO.Seeds = O.Seeds;
+  PO.RandomSizes = O.RandomSizes;
+  auto Plan = planRuns(Spec, PO);
+  if (!Plan)
+    return Plan.takeError();
+  std::set<unsigned> SizesChecked;
+  for (const RunConfig &R : *Plan) {
+    bool First = !R.RandomSize && SizesChecked.insert(R.Variant).second;
+    auto Bad = runOne(R, First);
+    if (!Bad)
+      return Bad.takeError();
+    if (!*Bad)
+      continue;
+    if ((*Bad)->V == Verdict::Unknown) {
+      // A later run may still prove a difference; keep going.
+      Rep.UnknownReasons.push_back((*Bad)->Reason);
+      continue;
+    }
+    Rep.V = (*Bad)->V;
+    Rep.Reason = (*Bad)->Reason;
+    Rep.FirstDifference = (*Bad)->Diff;
+    break;
+  }
+  if (Rep.V == Verdict::Equivalent) {
+    judgeEdits();
+    if (!Rep.UnknownReasons.empty()) {
+      Rep.V = Verdict::Unknown;
+      Rep.Reason = Rep.UnknownReasons.front();
+    }
+  }
+  Rep.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  return std::move(Rep);
 }
 
 } // namespace
@@ -249,140 +450,7 @@ Expected<VerifyReport> verify(const CodeObject &K0, const CodeObject &K1,
   auto E1 = Emulator::create(K1);
   if (!E1)
     return E1.takeError();
-
-  auto Start = std::chrono::steady_clock::now();
-  VerifyReport Rep;
-  std::optional<Outcome> FirstUnknown;
-  for (unsigned Var = 0; Var <= Spec.Variants.size(); ++Var) {
-    for (unsigned S = 0; S < O.Seeds; ++S) {
-      RunConfig R;
-      R.InputSeed = Spec.Seed + S;
-      R.Variant = Var;
-      // The first run keeps waves in order; the others shuffle them.
-      R.Interleave = S;
-      SessionOptions SO;
-      SO.Seed = R.InputSeed;
-      SO.Variant = Var;
-      auto S0 = LaunchSession::create(Spec, **E0, SO);
-      if (!S0)
-        return S0.takeError();
-      auto S1 = LaunchSession::create(Spec, **E1, SO);
-      if (!S1)
-        return S1.takeError();
-      // Generation is seeded, but copying makes identity a fact rather
-      // than a property of the generator.
-      std::vector<HostBuffer> &B0 = (*S0)->buffers(), &B1 = (*S1)->buffers();
-      if (B0.size() != B1.size())
-        return createStringError("internal: sessions disagree on buffers");
-      for (size_t I = 0; I < B0.size(); ++I)
-        B1[I].Initial = B0[I].Initial;
-      auto &Sizes = Rep.Sizes[Var];
-      for (auto &KV : (*S0)->scalars())
-        Sizes[KV.first] = scalarText(KV.second);
-
-      RunOptions RO;
-      RO.Seed = R.Interleave;
-      RO.InstructionBudget = O.InstructionBudget;
-      auto O0 = (*S0)->run(RO);
-      if (!O0)
-        return O0.takeError();
-      auto O1 = (*S1)->run(RO);
-      if (!O1)
-        return O1.takeError();
-      Rep.Runs.push_back(R);
-      for (auto *Out : {&*O0, &*O1})
-        for (const LaunchOutcome &LO : *Out)
-          Rep.Approximations.insert(LO.Result.Approximations.begin(),
-                                    LO.Result.Approximations.end());
-      for (const LaunchOutcome &LO : *O0)
-        Rep.K0Instructions += LO.Result.Instructions;
-      for (const LaunchOutcome &LO : *O1)
-        Rep.K1Instructions += LO.Result.Instructions;
-
-      std::optional<Outcome> Bad =
-          judgeRuns("K0", *O0, (*S0)->guardErrors(), true, R);
-      if (!Bad)
-        Bad = judgeRuns("K1", *O1, (*S1)->guardErrors(), false, R);
-      if (!Bad)
-        if (auto D = compareBuffers(B0, B1, R)) {
-          Bad = Outcome{Verdict::Different, D->Message, *D};
-        }
-      if (!Bad)
-        continue;
-      if (Bad->V == Verdict::Unknown) {
-        // A later run may still prove a difference; keep going.
-        if (!FirstUnknown)
-          FirstUnknown = Bad;
-        continue;
-      }
-      Rep.V = Bad->V;
-      Rep.Reason = Bad->Reason;
-      Rep.FirstDifference = Bad->Diff;
-      Rep.Seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - Start)
-                        .count();
-      return Rep;
-    }
-  }
-  if (FirstUnknown) {
-    Rep.V = Verdict::Unknown;
-    Rep.Reason = FirstUnknown->Reason;
-  }
-  Rep.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
-  return Rep;
-}
-
-static json::Value runJSON(const RunConfig &R) {
-  return json::Object{{"input_seed", int64_t(R.InputSeed)},
-                      {"size", int64_t(R.Variant)},
-                      {"interleave_seed", int64_t(R.Interleave)}};
-}
-
-json::Value VerifyReport::toJSON() const {
-  json::Array RunsA, SeedsA, InterA;
-  std::set<uint64_t> SeedSet, InterSet;
-  for (const RunConfig &R : Runs) {
-    RunsA.push_back(runJSON(R));
-    SeedSet.insert(R.InputSeed);
-    InterSet.insert(R.Interleave);
-  }
-  for (uint64_t S : SeedSet)
-    SeedsA.push_back(int64_t(S));
-  for (uint64_t S : InterSet)
-    InterA.push_back(int64_t(S));
-  json::Array SizesA;
-  for (auto &[Var, Env] : Sizes) {
-    json::Object Scalars;
-    for (auto &[N, V] : Env)
-      Scalars[N] = V;
-    SizesA.push_back(json::Object{{"size", int64_t(Var)},
-                                  {"scalars", std::move(Scalars)}});
-  }
-  json::Array ApproxA;
-  for (const std::string &A : Approximations)
-    ApproxA.push_back(A);
-  json::Object Obj{{"backend", "emu"},
-                   {"verdict", verdictName(V)},
-                   {"seeds", std::move(SeedsA)},
-                   {"sizes", std::move(SizesA)},
-                   {"interleaving_seeds", std::move(InterA)},
-                   {"runs", std::move(RunsA)},
-                   {"approximations", std::move(ApproxA)},
-                   {"k0_instructions", int64_t(K0Instructions)},
-                   {"k1_instructions", int64_t(K1Instructions)}};
-  if (!Reason.empty())
-    Obj["reason"] = Reason;
-  if (FirstDifference) {
-    const Difference &D = *FirstDifference;
-    Obj["first_difference"] = json::Object{{"buffer", D.Buffer},
-                                           {"index", int64_t(D.Index)},
-                                           {"k0", D.K0Value},
-                                           {"k1", D.K1Value},
-                                           {"launch", runJSON(D.Run)}};
-  }
-  return Obj;
+  return Verification(**E0, **E1, Spec, O).run();
 }
 
 } // namespace verify

@@ -1,6 +1,8 @@
 //===- CheckCommand.cpp - asmevo-verify check -----------------------------===//
 //
-// asmevo-verify check K0 K1 --spec S.yaml [--seeds N] [--receipt FILE]
+// asmevo-verify check K0 K1 --spec S.yaml [--address-map K1.map]
+//                     [--seeds N] [--random-sizes N] [--accept=CLASS,...]
+//                     [--receipt FILE]
 // Exit status by verdict: 0 equivalent, 1 different, 2 violation,
 // 3 unknown; 4 for inputs that cannot be compared.
 //
@@ -41,6 +43,28 @@ static cl::opt<unsigned> Seeds("seeds", cl::desc("Input seeds per size"),
 static cl::opt<std::string> Receipt("receipt",
                                     cl::desc("Write a JSON receipt here"),
                                     cl::value_desc("file"), cl::sub(CheckCmd));
+static cl::opt<unsigned>
+    RandomSizes("random-sizes",
+                cl::desc("Extra runs with sizes drawn from the spec's ranges"),
+                cl::init(1), cl::sub(CheckCmd));
+static cl::opt<std::string>
+    AddressMapPath("address-map",
+                   cl::desc("K1's address map from asmevo-opt --address-map "
+                            "(pairs K1's instructions with K0's exactly)"),
+                   cl::value_desc("file"), cl::sub(CheckCmd));
+static cl::list<std::string>
+    Accept("accept", cl::CommaSeparated,
+           cl::desc("Accept edits runs cannot judge: cache-policy, "
+                    "memory-scope, synchronization"),
+           cl::sub(CheckCmd));
+static cl::opt<bool> NoDeterminism(
+    "no-determinism-check",
+    cl::desc("Do not run K0 twice to find nondeterministic buffers"),
+    cl::sub(CheckCmd));
+static cl::opt<bool>
+    NoCoverage("no-coverage-check",
+               cl::desc("Do not require every edited instruction to run"),
+               cl::sub(CheckCmd));
 static cl::opt<uint64_t>
     Budget("budget", cl::desc("Instruction budget per launch (all waves)"),
            cl::init(1ull << 34), cl::sub(CheckCmd));
@@ -74,13 +98,32 @@ int checkCommand() {
     return inputError(toString(Spec.takeError()));
   VerifyOptions O;
   O.Seeds = Seeds;
+  O.RandomSizes = RandomSizes;
   O.InstructionBudget = Budget;
+  O.CheckDeterminism = !NoDeterminism;
+  O.CheckCoverage = !NoCoverage;
+  for (const std::string &A : Accept) {
+    auto C = parseEditClass(A);
+    if (!C || *C == EditClass::Code)
+      return inputError("--accept: unknown edit class '" + A +
+                        "' (cache-policy, memory-scope, synchronization)");
+    O.Accepted.insert(*C);
+  }
+  std::optional<AddressMap> Map;
+  if (!AddressMapPath.empty()) {
+    auto M = AddressMap::load(AddressMapPath);
+    if (!M)
+      return inputError(toString(M.takeError()));
+    Map = std::move(*M);
+    O.Map = &*Map;
+  }
   auto Rep = verify::verify(**K0, **K1, *Spec, O);
   if (!Rep)
     return inputError(toString(Rep.takeError()));
 
   errs() << verdictName(Rep->V) << ": " << K1Path << " vs " << K0Path << ", "
-         << Rep->Runs.size() << " runs";
+         << Rep->Runs.size() << " runs, " << Rep->Edits.Edits.size()
+         << " edited instructions";
   if (!Rep->Reason.empty())
     errs() << ": " << Rep->Reason;
   errs() << "\n";
@@ -89,7 +132,10 @@ int checkCommand() {
     json::Value V = Rep->toJSON();
     json::Object &Obj = *V.getAsObject();
     for (auto [Key, Path] : {std::pair("k0", &K0Path), std::pair("k1", &K1Path),
-                             std::pair("spec", &SpecPath)}) {
+                             std::pair("spec", &SpecPath),
+                             std::pair("address_map", &AddressMapPath)}) {
+      if (Path->empty())
+        continue;
       auto H = fileSHA256(*Path);
       if (!H)
         return inputError(toString(H.takeError()));

@@ -13,7 +13,8 @@ namespace asmevo {
 namespace verify_tool {
 
 extern llvm::cl::SubCommand RunCmd;
-/// asmevo-verify run: exit status 0 clean, 1 violations, 2 error.
+/// asmevo-verify run: exit status 0 clean, 1 violations, 2 error, 4 when
+/// --backend=hsa has no usable GPU.
 int runCommand();
 
 extern llvm::cl::SubCommand CoverageCmd;
@@ -24,6 +25,16 @@ extern llvm::cl::SubCommand CheckCmd;
 /// asmevo-verify check: exit status by verdict (0 equivalent, 1 different,
 /// 2 violation, 3 unknown), 4 for inputs that cannot be compared.
 int checkCommand();
+
+extern llvm::cl::SubCommand HsaInfoCmd;
+/// asmevo-verify hsa-info: 0 when a GPU agent is found, 4 when the HSA
+/// runtime cannot be loaded or initialised or finds no GPU.
+int hsaInfoCommand();
+
+extern llvm::cl::SubCommand SpecFromMetadataCmd;
+/// asmevo-verify spec-from-metadata: 0 with a spec written (guesses
+/// listed in it), 2 when the metadata cannot describe the launch.
+int specFromMetadataCommand();
 
 } // namespace verify_tool
 } // namespace asmevo

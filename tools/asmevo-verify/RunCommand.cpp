@@ -5,6 +5,7 @@
 #include "asmevo/CodeObject/InputFile.h"
 #include "asmevo/Emulator/Emulator.h"
 #include "asmevo/Emulator/LaunchSession.h"
+#include "asmevo/Verify/HsaBackend.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -86,9 +87,74 @@ static cl::opt<std::string>
                        "wave index, lane for values)"),
               cl::value_desc("spec"), cl::sub(RunCmd));
 
-static int fail(const Twine &Msg) {
+enum class Backend { Emu, Hsa };
+static cl::opt<Backend> BackendOpt(
+    "backend", cl::desc("Where the launches run"), cl::init(Backend::Emu),
+    cl::values(clEnumValN(Backend::Emu, "emu", "the built-in emulator"),
+               clEnumValN(Backend::Hsa, "hsa",
+                          "an AMD GPU through the HSA runtime (dlopen)")),
+    cl::sub(RunCmd));
+static cl::opt<std::string>
+    HsaRuntime("hsa-runtime",
+               cl::desc("HSA runtime library to dlopen (default: "
+                        "$ASMEVO_HSA_RUNTIME or libhsa-runtime64.so.1)"),
+               cl::value_desc("library"), cl::sub(RunCmd));
+
+static int fail(const Twine &Msg, int Status = 2) {
   WithColor::error(errs(), "asmevo-verify") << Msg << "\n";
-  return 2;
+  return Status;
+}
+
+/// Writes every writable buffer of \p S into --output-dir.
+static int writeOutputs(LaunchSession &S, bool AnyNpy) {
+  if (OutputDir.empty())
+    return 0;
+  if (std::error_code EC = sys::fs::create_directories(OutputDir))
+    return fail("cannot create '" + OutputDir + "': " + EC.message());
+  bool Npy = Format == Fmt::Npy || (Format == Fmt::Auto && AnyNpy);
+  for (HostBuffer &B : S.buffers()) {
+    if (!B.Spec->writable())
+      continue;
+    SmallString<256> P(OutputDir);
+    sys::path::append(P, B.Spec->Name + (Npy ? ".npy" : ".bin"));
+    if (Error E = writeArrayFile(P, B.Spec->Type, B.Bytes))
+      return fail(toString(std::move(E)));
+    outs() << "wrote " << P << "\n";
+  }
+  return 0;
+}
+
+/// run --backend=hsa: the session's launches on a GPU. Emulator-only
+/// options are refused rather than silently ignored.
+static int runOnHsa(const CodeObject &CO, LaunchSession &S, bool AnyNpy) {
+  for (const cl::Option *O :
+       std::initializer_list<const cl::Option *>{
+           &Interleave, &Budget, &NoLate, std::addressof(WaiveHazard), &NoChecks,
+           &Prologue,
+           &Quantum, &Resident, &TraceWave})
+    if (O->getNumOccurrences())
+      return fail("--" + O->ArgStr + " applies to the emulator only, not "
+                  "--backend=hsa");
+  std::string Lib = HsaRuntime.empty() ? verify::defaultHsaRuntime()
+                                       : std::string(HsaRuntime);
+  auto Dev = verify::HsaDevice::open(CO.target().targetID(), Lib);
+  if (!Dev)
+    return fail(toString(Dev.takeError()), 4);
+  auto R = (*Dev)->run(CO, S);
+  if (!R)
+    return fail(toString(R.takeError()));
+  outs() << "device: " << R->Device << "\n";
+  for (size_t I = 0; I < R->Launches.size(); ++I)
+    outs() << "launch " << I << " '" << R->Launches[I].Kernel << "': "
+           << format("%.3f", R->Launches[I].Seconds * 1e6) << " us ("
+           << verify::HsaRunResult::Measurement << ")\n";
+  for (const std::string &G : R->GuardErrors)
+    outs() << "violation: guard-band: " << G << "\n";
+  if (int Status = writeOutputs(S, AnyNpy))
+    return Status;
+  bool Clean = R->GuardErrors.empty();
+  outs() << (Clean ? "result: clean\n" : "result: violations\n");
+  return Clean ? 0 : 1;
 }
 
 int runCommand() {
@@ -122,6 +188,8 @@ int runCommand() {
   auto Session = LaunchSession::create(*Spec, **Emu, SO);
   if (!Session)
     return fail(toString(Session.takeError()));
+  if (BackendOpt == Backend::Hsa)
+    return runOnHsa(**CO, **Session, AnyNpy);
   RunOptions RO;
   RO.Seed = Interleave;
   RO.InstructionBudget = Budget;
@@ -175,20 +243,8 @@ int runCommand() {
   }
   for (const std::string &A : Approx)
     outs() << "approximated: " << A << "\n";
-  if (!OutputDir.empty()) {
-    if (std::error_code EC = sys::fs::create_directories(OutputDir))
-      return fail("cannot create '" + OutputDir + "': " + EC.message());
-    bool Npy = Format == Fmt::Npy || (Format == Fmt::Auto && AnyNpy);
-    for (HostBuffer &B : (*Session)->buffers()) {
-      if (!B.Spec->writable())
-        continue;
-      SmallString<256> P(OutputDir);
-      sys::path::append(P, B.Spec->Name + (Npy ? ".npy" : ".bin"));
-      if (Error E = writeArrayFile(P, B.Spec->Type, B.Bytes))
-        return fail(toString(std::move(E)));
-      outs() << "wrote " << P << "\n";
-    }
-  }
+  if (int Status = writeOutputs(**Session, AnyNpy))
+    return Status;
   outs() << (Clean ? "result: clean\n" : "result: violations\n");
   return Clean ? 0 : 1;
 }

@@ -9,6 +9,10 @@
 //   the corpus mnemonic list) the emulator implements.
 // asmevo-verify check K0 K1 --spec launch.yaml [--seeds N] [--receipt FILE]
 //   runs K0 and K1 on identical inputs and compares every output buffer.
+// asmevo-verify hsa-info
+//   shows the HSA runtime and GPU agents the hsa backend would use.
+// asmevo-verify spec-from-metadata K.co [--kernel NAME] [-o spec.yaml]
+//   proposes a launch spec from a kernel's metadata, guesses marked.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -29,6 +33,10 @@ int main(int argc, char **argv) {
     return coverageCommand();
   if (CheckCmd)
     return checkCommand();
+  if (HsaInfoCmd)
+    return hsaInfoCommand();
+  if (SpecFromMetadataCmd)
+    return specFromMetadataCommand();
   WithColor::error(errs(), "asmevo-verify")
       << "no subcommand given (try 'asmevo-verify run --help')\n";
   return 2;

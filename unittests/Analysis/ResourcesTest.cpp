@@ -18,6 +18,18 @@ TEST(Resources, Granules) {
     EXPECT_EQ(sgprGranule((G + 1) * 8 - 6 + 6), G);
 }
 
+TEST(Resources, SGPRAllocationBlocks) {
+  // gfx9 allocates SGPRs in blocks of 16 (AMDGPUUsage, kernel descriptor
+  // GRANULATED_WAVEFRONT_SGPR_COUNT for GFX9): an odd field grants as many
+  // as the even one above it. aiter gfx950 mla_a8w8 declares 12 and needs
+  // 101 + 6 extra = 107 <= 112.
+  EXPECT_EQ(sgprsAllocated(0), 16u);
+  EXPECT_EQ(sgprsAllocated(1), 16u);
+  EXPECT_EQ(sgprsAllocated(12), 112u);
+  EXPECT_EQ(sgprsAllocated(13), 112u);
+  EXPECT_LE(107u, sgprsAllocated(12));
+}
+
 TEST(Resources, Occupancy) {
   // 512 VGPRs per lane per SIMD, at most 8 waves.
   Occupancy O = occupancy(GPUGen::GFX94X, /*VG=*/7, /*SG=*/3, 0, std::nullopt);

@@ -53,8 +53,8 @@ enum class HzInst : uint8_t {
   DPP,
   SetReg,
   GetReg,
-  M0Reader,  ///< s_movrel*, s_sendmsg/ttracedata, GDS, LDS DMA,
-             ///< ds_*_addtid.
+  M0Reader,  ///< s_movrel*, s_sendmsg/ttracedata, GDS, ds_*_addtid.
+  LDSDMA,    ///< buffer/global/scratch load ... lds (M0 = LDS address).
   WideStore, ///< VMEM store of more than 64 bits of data (MUBUF
              ///< only without an soffset register).
   FMA64,
@@ -72,6 +72,7 @@ enum class HzRel : uint8_t {
   VGPRDefVecUse,   ///< P writes a VGPR/AGPR that C reads.
   VGPRDefExplUse,  ///< P writes a VGPR C reads explicitly.
   VGPRDefSrc0,     ///< P writes the VGPR C reads as src0.
+  VGPRDefDPPSrc,   ///< P writes the VGPR C reads through DPP (src0).
   DstSrcCOverlap,  ///< P's dst overlaps C's srcC but is not identical.
   DstSrcCExact,    ///< P's dst is exactly C's srcC.
   DstSrcAB,        ///< P's dst overlaps C's srcA/srcB (explicit, not srcC).

@@ -34,6 +34,9 @@ struct InstrRecord {
   llvm::SmallVector<RegAccess, 6> Regs;
   int64_t Imm = 0;      ///< First immediate operand.
   unsigned NumDefs = 0; ///< Explicit defs in the descriptor.
+  /// DPP ops: operand index of the source the DPP crossbar reads (the
+  /// first register source that is not the "old" value tied to vdst).
+  uint8_t DPPSrc = 255;
   uint8_t Passes = 1;   ///< MFMA passes (resolved per instruction).
   bool XDL = false;     ///< MFMA on the XDL unit.
   uint64_t Addr = 0;    ///< Original address, or ~0 when unknown.

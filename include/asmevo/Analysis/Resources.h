@@ -60,6 +60,9 @@ struct KernelResources {
 unsigned extraSGPRs(const ISAFacts &F, const RegisterUse &U);
 unsigned vgprGranule(unsigned ArchVGPRs, unsigned AGPRs);
 unsigned sgprGranule(unsigned SGPRsWithExtra);
+/// SGPRs a gfx9-family wave is given for a descriptor SGPR granule: the
+/// hardware allocates in blocks of 16.
+unsigned sgprsAllocated(unsigned SGPRGranule);
 Occupancy occupancy(GPUGen G, unsigned VGPRGranule, unsigned SGPRGranule,
                     unsigned LDSBytes, std::optional<unsigned> WGSize);
 

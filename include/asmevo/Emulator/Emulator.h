@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -176,6 +177,10 @@ public:
     uint64_t Addr = 0;
     std::string Mnemonic; ///< As llvm-objdump prints it ("v_add_u32_e32").
     std::string OpcodeName; ///< MC opcode name.
+    std::string Text;     ///< The whole instruction as printed.
+    unsigned Size = 0;    ///< Bytes.
+    /// Address of a direct branch's target.
+    std::optional<uint64_t> BranchTarget;
     bool Supported = false;
     std::string Why;      ///< Why not, when unsupported.
   };

@@ -55,6 +55,18 @@ struct LaunchOutcome {
   RunResult Result;
 };
 
+/// One launch of a spec made concrete for a device other than the emulator
+/// (lib/Verify/HsaDispatch.cpp): the same values run() would use.
+struct DeviceLaunch {
+  /// Kernel (resolved name, no ".kd"), Grid (workgroups), Block and
+  /// DynamicLDS; KernargAddr is left 0 for the device to fill.
+  LaunchParams Params;
+  /// The kernarg segment: explicit arguments and hidden arguments (the
+  /// aperture bases are the emulator's; a device overwrites what it knows
+  /// better).
+  std::vector<uint8_t> Kernarg;
+};
+
 class LaunchSession {
 public:
   static llvm::Expected<std::unique_ptr<LaunchSession>>
@@ -70,6 +82,15 @@ public:
   /// Guard bands overwritten during the last run().
   const std::vector<std::string> &guardErrors() const { return GuardErrors; }
 
+  /// Prepares a run on another device whose buffers live at \p Addrs (one
+  /// device address per buffers() entry, in order): sets each buffer's Addr,
+  /// resets its Bytes to Initial with pointer elements and patches resolved
+  /// against those addresses (what the device must be given), and returns
+  /// every launch's parameters and kernarg segment. The caller copies the
+  /// results back into Bytes, as run() does.
+  llvm::Expected<std::vector<DeviceLaunch>>
+  prepareDeviceRun(llvm::ArrayRef<uint64_t> Addrs);
+
 private:
   LaunchSession(const LaunchSpec &Spec, const Emulator &Emu)
       : Spec(Spec), Emu(Emu) {}
@@ -77,6 +98,11 @@ private:
   llvm::Error makeBuffers(const SessionOptions &O);
   llvm::Expected<std::vector<uint8_t>>
   kernarg(const SpecLaunch &L, size_t Index, const LaunchParams &P);
+  /// Resets Bytes to Initial and writes pointer elements and patches
+  /// (buffer addresses must be set).
+  llvm::Error resolvePointers();
+  /// Grid, block, dynamic LDS and resolved kernel name of launch \p LI.
+  llvm::Expected<LaunchParams> launchParams(size_t LI);
 
   const LaunchSpec &Spec;
   const Emulator &Emu;

@@ -1,10 +1,13 @@
 //===- Verifier.h - Differential verification of K1 against K0 --*- C++ -*-===//
 //
 // K0 (the original) is the only oracle: K1 is run in the emulator on the
-// same fresh inputs as K0, for several input seeds and every problem size
-// of the launch spec, and every writable buffer must come back bit-exact.
-// What the emulator cannot judge (an instruction it does not implement, a
-// budget exhausted) is `unknown`, never `equivalent`.
+// same fresh inputs as K0 for every run of the plan (RunPlan.h), and every
+// writable buffer and guard band must come back bit-exact, or within the
+// tolerance the spec states for that buffer. `unknown`, never
+// `equivalent`, when the emulator cannot judge: an instruction it does
+// not implement, a budget exhausted, K0 misbehaving or not deterministic
+// on an undeclared buffer, an edited instruction no run executed, or an
+// edit only real memory could judge (EditSet.h).
 //
 // Mismatched inputs (a kernel missing from either object, a K1 whose
 // target or kernel-argument layout differs from K0's) are errors, not
@@ -15,6 +18,8 @@
 #define ASMEVO_VERIFY_VERIFIER_H
 
 #include "asmevo/Emulator/LaunchSpec.h"
+#include "asmevo/Verify/EditSet.h"
+#include "asmevo/Verify/RunPlan.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -41,17 +46,22 @@ llvm::StringRef verdictName(Verdict V);
 int verdictExitCode(Verdict V);
 
 struct VerifyOptions {
-  /// Input seeds per size: the spec's seed, then the next ones.
+  /// Input seeds per size: the spec as written, then varied inputs and
+  /// drawn parameters (RunPlan.h).
   unsigned Seeds = 3;
+  /// Extra runs whose sizes are drawn from the spec's ranges.
+  unsigned RandomSizes = 1;
+  /// Run K0 under a second interleaving to find buffers on which the
+  /// oracle itself is not deterministic.
+  bool CheckDeterminism = true;
+  /// Require every edited instruction to have executed.
+  bool CheckCoverage = true;
+  /// asmevo-opt's address map of K1, when the caller has one.
+  const AddressMap *Map = nullptr;
+  /// Edit classes the user accepts although runs cannot judge them.
+  std::set<EditClass> Accepted;
   /// Instruction budget per launch (all waves).
   uint64_t InstructionBudget = 1ull << 34;
-};
-
-/// One run: an input seed at a problem size under an interleaving.
-struct RunConfig {
-  uint64_t InputSeed = 0;
-  unsigned Variant = 0;    ///< 0 = the spec's sizes, N = variants[N-1].
-  uint64_t Interleave = 0; ///< Wave/workgroup interleaving seed.
 };
 
 struct Difference {
@@ -59,19 +69,38 @@ struct Difference {
   std::string Buffer;
   uint64_t Index = 0;      ///< Element index.
   std::string K0Value, K1Value;
-  bool InGuardBand = false;
   std::string Message;     ///< One line, for humans.
+};
+
+/// A buffer on which K0 gave different results under two interleavings.
+struct NondeterministicBuffer {
+  std::string Buffer;
+  unsigned Variant = 0;
+  uint64_t Index = 0;
+  std::string First, Second;
+  bool Declared = false;   ///< The spec says so and gives a tolerance.
 };
 
 struct VerifyReport {
   Verdict V = Verdict::Equivalent;
   std::string Reason;      ///< Why the verdict is not `equivalent`.
+  /// Every reason for `unknown` found (the first is Reason).
+  std::vector<std::string> UnknownReasons;
   std::optional<Difference> FirstDifference;
   std::vector<RunConfig> Runs;
-  /// Scalar values of each problem size that ran (variant -> name -> text).
-  std::map<unsigned, std::map<std::string, std::string>> Sizes;
+  /// Scalar values of each run that ran, by run index.
+  std::vector<std::map<std::string, std::string>> RunScalars;
+  /// Buffers whose inputs each run varied (RunConfig::Inputs), by run.
+  std::vector<std::vector<std::string>> RunVaried;
   std::set<std::string> Approximations;
   uint64_t K0Instructions = 0, K1Instructions = 0;
+  EditSet Edits;
+  /// Addresses of K1 instructions executed by some run.
+  std::set<uint64_t> K1Executed;
+  std::vector<NondeterministicBuffer> Nondeterministic;
+  std::set<EditClass> Accepted;
+  /// Notes a reviewer should see although they do not change the verdict.
+  std::vector<std::string> Flags;
   double Seconds = 0;
 
   llvm::json::Value toJSON() const;

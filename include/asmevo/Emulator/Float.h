@@ -7,8 +7,8 @@
 // Conversions to narrower formats round to nearest even unless stated.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ASMEVO_LIB_EMULATOR_FLOAT_H
-#define ASMEVO_LIB_EMULATOR_FLOAT_H
+#ifndef ASMEVO_EMULATOR_FLOAT_H
+#define ASMEVO_EMULATOR_FLOAT_H
 
 #include <cmath>
 #include <cstdint>
