@@ -160,6 +160,14 @@ struct Prober {
     case HzRel::SGPRDefUse:
       return !A.Def && isSGPRLike(A.Slots.First);
     case HzRel::SGPRDefExplUse:
+      if (!A.Def && isSGPRLike(A.Slots.First) && A.Slots.Count == 2) {
+        static int Mode = getenv("H5MODE") ? atoi(getenv("H5MODE")) : 0;
+        StringRef N = C.F->Name;
+        bool Carry = N.starts_with("V_ADDC_") || N.starts_with("V_SUBB_") || N.starts_with("V_SUBBREV_");
+        bool Mask = N.starts_with("V_CNDMASK_");
+        if ((Mode >= 1 && Carry) || (Mode >= 2 && Mask))
+          return false;
+      }
       return !A.Def && isSGPRLike(A.Slots.First) &&
              (!A.Implicit || A.Slots.overlaps({slot::VCCLo, 2}));
     case HzRel::SGPRDefLaneSel:

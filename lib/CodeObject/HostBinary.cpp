@@ -10,7 +10,11 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBufferRef.h"
+
+#include <cstddef>
+#include <optional>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -24,6 +28,84 @@ constexpr StringLiteral FatbinSectionName = ".hip_fatbin";
 Error hostError(StringRef FileName, const Twine &Msg) {
   return createStringError(std::make_error_code(std::errc::invalid_argument),
                            FileName + ": " + Msg);
+}
+
+/// True if [A, A+ASize) and [B, B+BSize) share a byte; sizes saturate, so
+/// hostile sizes count as overlapping rather than wrapping around.
+bool overlaps(uint64_t A, uint64_t ASize, uint64_t B, uint64_t BSize) {
+  return ASize && BSize && A < SaturatingAdd(B, BSize) &&
+         B < SaturatingAdd(A, ASize);
+}
+
+/// Fills Sec.Slack and Sec.SizeFieldOffset (see HipFatbinSection). The
+/// slack ends at whatever comes first after the section in the file or in
+/// memory: a section, a segment, a header table or the end of the PT_LOAD
+/// segment that maps the section, and must be all zero bytes, so that using
+/// it overwrites nothing and moves nothing.
+void findSlack(const ELF64LEObjectFile &Obj, unsigned Index, StringRef Bytes,
+               HipFatbinSection &Sec) {
+  const ELFFile<ELF64LE> &F = Obj.getELFFile();
+  const ELF64LE::Ehdr &H = F.getHeader();
+  if ((H.e_type != ELF::ET_EXEC && H.e_type != ELF::ET_DYN) ||
+      H.e_shentsize != sizeof(ELF64LE::Shdr))
+    return;
+  auto Phdrs = F.program_headers();
+  auto Shdrs = F.sections();
+  if (!Phdrs || !Shdrs) {
+    consumeError(Phdrs.takeError());
+    consumeError(Shdrs.takeError());
+    return;
+  }
+  uint64_t Size = Sec.Contents.size();
+  uint64_t End = Sec.FileOffset + Size, EndAddr = Sec.Address + Size;
+  std::optional<uint64_t> Limit;
+  for (const ELF64LE::Phdr &P : *Phdrs)
+    if (P.p_type == ELF::PT_LOAD && P.p_offset <= Sec.FileOffset &&
+        End <= SaturatingAdd<uint64_t>(P.p_offset, P.p_filesz) &&
+        P.p_filesz <= P.p_memsz && P.p_vaddr <= Sec.Address &&
+        Sec.Address - P.p_vaddr == Sec.FileOffset - P.p_offset)
+      Limit = std::min<uint64_t>(P.p_offset + P.p_filesz, Bytes.size());
+  if (!Limit || *Limit < End)
+    return;
+  uint64_t LimitAddr = EndAddr + (*Limit - End);
+  auto BoundFile = [&](uint64_t Off) {
+    if (Off >= End)
+      Limit = std::min(*Limit, Off);
+  };
+  auto BoundMemory = [&](uint64_t Addr) {
+    if (Addr >= EndAddr)
+      LimitAddr = std::min(LimitAddr, Addr);
+  };
+  for (const ELF64LE::Phdr &P : *Phdrs) {
+    if (P.p_filesz)
+      BoundFile(P.p_offset);
+    if (P.p_memsz)
+      BoundMemory(P.p_vaddr);
+  }
+  for (unsigned I = 1; I < Shdrs->size(); ++I) {
+    const ELF64LE::Shdr &S = (*Shdrs)[I];
+    if (I == Index || S.sh_type == ELF::SHT_NULL)
+      continue;
+    bool InFile = S.sh_type != ELF::SHT_NOBITS;
+    bool InMemory = S.sh_flags & ELF::SHF_ALLOC;
+    // A section overlapping .hip_fatbin is a layout this does not
+    // understand: no slack.
+    if ((InFile && overlaps(S.sh_offset, S.sh_size, Sec.FileOffset, Size)) ||
+        (InMemory && overlaps(S.sh_addr, S.sh_size, Sec.Address, Size)))
+      return;
+    if (InFile)
+      BoundFile(S.sh_offset);
+    if (InMemory)
+      BoundMemory(S.sh_addr);
+  }
+  BoundFile(H.e_phoff);
+  BoundFile(H.e_shoff);
+  uint64_t Slack = std::min(*Limit - End, LimitAddr - EndAddr);
+  if (Bytes.substr(End, Slack).find_first_not_of('\0') != StringRef::npos)
+    return;
+  Sec.Slack = Slack;
+  Sec.SizeFieldOffset = H.e_shoff + uint64_t(Index) * sizeof(ELF64LE::Shdr) +
+                        offsetof(ELF64LE::Shdr, sh_size);
 }
 
 } // namespace
@@ -84,6 +166,8 @@ Expected<HipFatbinSection> findHipFatbinSection(StringRef Bytes,
     Sec.FileOffset = ES.getOffset();
     Sec.Address = S.getAddress();
     Sec.Alignment = S.getAlignment().value();
+    if (const auto *Elf64LE = dyn_cast<ELF64LEObjectFile>(Elf))
+      findSlack(*Elf64LE, S.getIndex(), Bytes, Sec);
     Found = Sec;
   }
   if (!Found)

@@ -79,7 +79,8 @@ private:
   Error emitSection(const ELFSection &S);
   Error emitCodeSection(const ELFSection &S);
   Error emitFunction(const LiftedFunction &LF, uint64_t SecNewBase);
-  Error emitInstruction(const MachineInstr &MI, const LiftedFunction &LF);
+  Error emitInstruction(const MachineInstr &MI, const LiftedModule::Origin &O,
+                        const LiftedFunction &LF);
   void emitRaw(ArrayRef<uint8_t> B) {
     if (AsmOut && InCode && B.size() % 4 == 0) {
       // Code words read best as .long.
@@ -335,8 +336,8 @@ static Expected<ArrayRef<uint8_t>> instructionWindow(const CodeObject &CO,
 /// the original bytes (with forced literals and bits LLVM's printer drops)
 /// are still the right encoding. Implicit operands do not reach the
 /// encoding.
-static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig,
-                           uint64_t Addr) {
+static bool sameAsOriginal(const LiftedModule &LM, const MachineInstr &MI,
+                           const MCInst &Orig, uint64_t Addr) {
   MachineFunction &MF = *const_cast<MachineFunction *>(MI.getMF());
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   if (Orig.getOpcode() != MI.getOpcode())
@@ -353,7 +354,7 @@ static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig,
       uint64_t Target = Addr + 4 + (int64_t)(int16_t)B.getImm() * 4;
       std::optional<uint64_t> First;
       for (const MachineInstr &T : *A.getMBB())
-        if ((First = LiftedModule::originalAddress(T)))
+        if ((First = LM.addressOf(T)))
           break;
       Same = First && *First == Target;
       continue;
@@ -377,10 +378,11 @@ static bool sameAsOriginal(const MachineInstr &MI, const MCInst &Orig,
 
 bool asmevo::unchangedSinceLift(const LiftedModule &LM,
                                 const MachineInstr &MI) {
-  std::optional<uint64_t> A = LiftedModule::originalAddress(MI);
+  LiftedModule::Origin O = LM.origin(MI);
+  std::optional<uint64_t> A = O.Addr;
   if (!A)
     return false;
-  if (LM.unchangedSize(MI, *A))
+  if (O.UnchangedSize)
     return true;
   // No lift-time fingerprint (read from MIR): decode the original.
   auto B = instructionWindow(LM.original(), *A);
@@ -393,12 +395,13 @@ bool asmevo::unchangedSinceLift(const LiftedModule &LM,
   return LM.target().disassembler().getInstruction(Inst, Size, *B, *A,
                                                    nulls()) ==
              MCDisassembler::Success &&
-         sameAsOriginal(MI, Inst, *A);
+         sameAsOriginal(LM, MI, Inst, *A);
 }
 
 Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
+                                     const LiftedModule::Origin &O,
                                      const LiftedFunction &LF) {
-  std::optional<uint64_t> Orig = LiftedModule::originalAddress(MI);
+  std::optional<uint64_t> Orig = O.Addr;
   uint64_t NewOff = Cur;
   bool Symbolic = false;
   for (const MachineOperand &MO : MI.explicit_operands())
@@ -406,7 +409,7 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
       Symbolic = true;
 
   if (Orig && !Symbolic && !AsmOut) {
-    if (uint32_t Size = LM.unchangedSize(MI, *Orig)) {
+    if (uint32_t Size = O.UnchangedSize) {
       auto B = CO.bytesAt(*Orig, Size);
       if (!B)
         return B.takeError();
@@ -425,7 +428,7 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
     bool Decoded = TC.disassembler().getInstruction(OrigInst, Size, *BytesOrErr,
                                                     *Orig, nulls()) ==
                    MCDisassembler::Success;
-    if (Decoded && sameAsOriginal(MI, OrigInst, *Orig)) {
+    if (Decoded && sameAsOriginal(LM, MI, OrigInst, *Orig)) {
       if (AsmOut)
         emitOriginalInstruction(OrigInst, BytesOrErr->take_front(Size), *Orig);
       else
@@ -533,6 +536,8 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
   }
   if (AsmOut)
     checkPrintable(LF);
+  ArrayRef<LiftedModule::LiftPrint> Prints = LM.liftPrints(*LF.MF);
+  size_t NextPrint = 0;
   for (const MachineBasicBlock &MBB : *LF.MF) {
     if (&MBB == LF.PreloadEntry && Cur - FuncNew != 256)
       return createStringError(
@@ -544,9 +549,14 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
       L = Ctx->createTempSymbol("asmevo_bb", true);
     Streamer->emitLabel(L);
     for (const MachineInstr &MI : MBB) {
-      if (auto O = LiftedModule::originalAddress(MI))
-        defineSymbolsAt(*O, Sec);
-      if (Error E = emitInstruction(MI, LF))
+      // Unedited functions match their lift prints one for one.
+      const LiftedModule::LiftPrint *P = nullptr;
+      if (NextPrint < Prints.size() && Prints[NextPrint].MI == &MI)
+        P = &Prints[NextPrint++];
+      LiftedModule::Origin O = LM.origin(MI, P);
+      if (O.Addr)
+        defineSymbolsAt(*O.Addr, Sec);
+      if (Error E = emitInstruction(MI, O, LF))
         return E;
     }
   }
@@ -847,7 +857,7 @@ void ObjectEmitter::checkPrintable(const LiftedFunction &LF) {
   std::vector<PrintCheckItem> Items;
   for (const MachineBasicBlock &MBB : *LF.MF)
     for (const MachineInstr &MI : MBB) {
-      std::optional<uint64_t> A = LiftedModule::originalAddress(MI);
+      std::optional<uint64_t> A = LM.addressOf(MI);
       if (!A)
         continue;
       auto B = instructionWindow(CO, *A);

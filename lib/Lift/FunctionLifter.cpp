@@ -324,6 +324,8 @@ void FunctionLifter::run() {
   // Build the MachineFunction.
   MachineFunction &MF = LM.mmi().getOrCreateMachineFunction(*LF.IRFunc);
   LF.MF = &MF;
+  // Original addresses stay in the lift prints until finalize().
+  LM.deferAddressSymbols(MF);
   MF.getProperties().setNoVRegs().setNoPHIs();
   MF.getProperties().resetIsSSA();
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
@@ -400,7 +402,6 @@ void FunctionLifter::run() {
     addOperandsFromMCInst(MF, *MI, D.Inst, Override);
     Cur->insert(Cur->end(), MI);
     tieSDWAPreserve(*MI);
-    LiftedModule::setOriginalAddress(*MI, D.Addr);
     LM.recordLiftPrint(*MI, D.Addr, D.Size);
   }
 
@@ -410,6 +411,8 @@ void FunctionLifter::finalize() {
   if (!LF.MF || LF.Finalized)
     return;
   LF.Finalized = true;
+  // MIR, the verifier's messages and passes see the addresses as symbols.
+  LM.materializeAddressSymbols(*LF.MF);
   recomputeLiveIns(*LF.MF);
   LF.MF->getProperties().setTracksLiveness();
   checkWithVerifier();

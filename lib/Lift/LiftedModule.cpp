@@ -11,12 +11,40 @@
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCSymbol.h"
 #include "llvm/Support/raw_ostream.h"
+#include <mutex>
 #include <set>
 
 using namespace llvm;
 using namespace asmevo;
 
+// The original address rides on a pre-instruction symbol named
+// "asmevo.orig.<hex>": MIR prints and parses it, and no consumer of ours
+// emits it (pcsections metadata would not survive MIR printing). Interning
+// one symbol per instruction is a good part of a plain rebuild's time, so a
+// freshly lifted function keeps its addresses in LiftPrints and gets its
+// symbols when something may read or edit its MachineIR (finalize()).
+static constexpr StringLiteral OrigPrefix = "asmevo.orig.";
+
+namespace {
+/// Machine functions whose address symbols are deferred, and their module:
+/// originalAddress() is static and sees only the instruction.
+struct DeferredRegistry {
+  std::mutex Lock;
+  DenseMap<const MachineFunction *, const LiftedModule *> Owner;
+};
+DeferredRegistry &deferredRegistry() {
+  static DeferredRegistry R;
+  return R;
+}
+} // namespace
+
 LiftedModule::~LiftedModule() {
+  for (const MachineFunction *MF : Deferred) {
+    DeferredRegistry &R = deferredRegistry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    R.Owner.erase(MF);
+  }
+  Deferred.clear();
   // MachineFunctions refer to the IR functions: drop them first.
   Functions.clear();
   MMI.reset();
@@ -30,15 +58,7 @@ LiftedFunction *LiftedModule::findFunction(StringRef Name) {
   return nullptr;
 }
 
-// The original address rides on a pre-instruction symbol named
-// "asmevo.orig.<hex>": MIR prints and parses it, and no consumer of ours
-// emits it (pcsections metadata would not survive MIR printing).
-static constexpr StringLiteral OrigPrefix = "asmevo.orig.";
-
-std::optional<uint64_t> LiftedModule::originalAddress(const MachineInstr &MI) {
-  MCSymbol *S = MI.getPreInstrSymbol();
-  if (!S)
-    return std::nullopt;
+static std::optional<uint64_t> addressFromSymbol(const MCSymbol *S) {
   StringRef N = S->getName();
   uint64_t A;
   if (!N.consume_front(OrigPrefix) || N.getAsInteger(16, A))
@@ -46,11 +66,123 @@ std::optional<uint64_t> LiftedModule::originalAddress(const MachineInstr &MI) {
   return A;
 }
 
+std::optional<uint64_t> LiftedModule::originalAddress(const MachineInstr &MI) {
+  if (MCSymbol *S = MI.getPreInstrSymbol())
+    return addressFromSymbol(S);
+  const MachineFunction *MF = MI.getMF();
+  if (!MF)
+    return std::nullopt;
+  const LiftedModule *LM = nullptr;
+  {
+    DeferredRegistry &R = deferredRegistry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    auto It = R.Owner.find(MF);
+    if (It == R.Owner.end())
+      return std::nullopt;
+    LM = It->second;
+  }
+  return LM->addressOf(MI);
+}
+
+std::optional<uint64_t> LiftedModule::addressOf(const MachineInstr &MI) const {
+  return origin(MI).Addr;
+}
+
+void LiftedModule::recordLiftPrint(const MachineInstr &MI, uint64_t Addr,
+                                   uint32_t Size) {
+  LiftPrints[MI.getMF()].push_back({&MI, Addr, fingerprint(MI, Addr), Size});
+  PrintIndexValid = false;
+}
+
+ArrayRef<LiftedModule::LiftPrint>
+LiftedModule::liftPrints(const MachineFunction &MF) const {
+  auto It = LiftPrints.find(&MF);
+  if (It == LiftPrints.end())
+    return {};
+  return It->second;
+}
+
+const LiftedModule::LiftPrint *
+LiftedModule::findLiftPrint(const MachineInstr &MI) const {
+  if (!PrintIndexValid) {
+    PrintIndex.clear();
+    size_t N = 0;
+    for (const auto &[MF, Prints] : LiftPrints)
+      N += Prints.size();
+    PrintIndex.reserve(N);
+    for (const auto &[MF, Prints] : LiftPrints)
+      for (const LiftPrint &P : Prints)
+        PrintIndex[P.MI] = &P;
+    PrintIndexValid = true;
+  }
+  auto It = PrintIndex.find(&MI);
+  return It == PrintIndex.end() ? nullptr : It->second;
+}
+
+uint32_t LiftedModule::unchangedSize(const MachineInstr &MI,
+                                     uint64_t Addr) const {
+  const LiftPrint *P = findLiftPrint(MI);
+  if (!P || P->Addr != Addr || P->Hash != fingerprint(MI, Addr))
+    return 0;
+  return P->Size;
+}
+
+LiftedModule::Origin LiftedModule::origin(const MachineInstr &MI,
+                                          const LiftPrint *P) const {
+  Origin O;
+  MCSymbol *S = MI.getPreInstrSymbol();
+  if (S)
+    O.Addr = addressFromSymbol(S);
+  else if (symbolsDeferred(MI.getMF()))
+    O.Addr = (P ? P : (P = findLiftPrint(MI))) ? std::optional(P->Addr)
+                                                : std::nullopt;
+  if (!O.Addr)
+    return O;
+  if (!P)
+    P = findLiftPrint(MI);
+  if (P && P->MI == &MI && P->Addr == *O.Addr &&
+      P->Hash == fingerprint(MI, *O.Addr))
+    O.UnchangedSize = P->Size;
+  return O;
+}
+
 void LiftedModule::setOriginalAddress(MachineInstr &MI, uint64_t Addr) {
   MachineFunction &MF = *MI.getMF();
   SmallString<32> Name(OrigPrefix);
   Name += utohexstr(Addr, /*LowerCase=*/true);
   MI.setPreInstrSymbol(MF, MF.getContext().getOrCreateSymbol(Name));
+}
+
+void LiftedModule::deferAddressSymbols(const MachineFunction &MF) {
+  if (!Deferred.insert(&MF).second)
+    return;
+  DeferredRegistry &R = deferredRegistry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.Owner[&MF] = this;
+}
+
+void LiftedModule::forgetMachineFunction(const MachineFunction &MF) {
+  if (!Deferred.erase(&MF))
+    return;
+  DeferredRegistry &R = deferredRegistry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.Owner.erase(&MF);
+}
+
+void LiftedModule::materializeAddressSymbols(MachineFunction &MF) {
+  if (!symbolsDeferred(&MF))
+    return;
+  ArrayRef<LiftPrint> Prints = liftPrints(MF);
+  size_t K = 0;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB) {
+      const LiftPrint *P =
+          K < Prints.size() && Prints[K].MI == &MI ? &Prints[K++]
+                                                   : findLiftPrint(MI);
+      if (P && !MI.getPreInstrSymbol())
+        setOriginalAddress(MI, P->Addr);
+    }
+  forgetMachineFunction(MF);
 }
 
 uint64_t LiftedModule::fingerprint(const MachineInstr &MI, uint64_t Addr) {
@@ -227,6 +359,9 @@ Error LiftedModule::liftAll(const LiftOptions &Opts) {
 
 void LiftedModule::dropIfNotSimple(LiftedFunction &LF) {
   if (!LF.Simple && LF.MF) {
+    forgetMachineFunction(*LF.MF);
+    if (LiftPrints.erase(LF.MF))
+      PrintIndexValid = false;
     MMI->deleteMachineFunctionFor(*LF.IRFunc);
     LF.MF = nullptr;
   }

@@ -72,6 +72,73 @@ Expected<AddressMap> AddressMap::load(StringRef Path) {
   return M;
 }
 
+/// Pairs (x, y) of a longest common subsequence of two sequences of
+/// lengths \p N and \p M under \p Eq (Myers' O((N+M)D) greedy algorithm,
+/// D = the edit distance; the search is bounded, and beyond the bound only
+/// the common prefix and suffix are paired, which over-approximates the
+/// edit).
+std::vector<std::pair<size_t, size_t>>
+alignSequences(size_t N, size_t M,
+                         function_ref<bool(size_t, size_t)> Eq) {
+  std::vector<std::pair<size_t, size_t>> Out;
+  size_t Pre = 0;
+  while (Pre < N && Pre < M && Eq(Pre, Pre)) {
+    Out.push_back({Pre, Pre});
+    ++Pre;
+  }
+  size_t Suf = 0;
+  while (Suf < N - Pre && Suf < M - Pre && Eq(N - 1 - Suf, M - 1 - Suf))
+    ++Suf;
+  // The middle: a[Pre, N-Suf) against b[Pre, M-Suf).
+  int64_t NN = int64_t(N - Pre - Suf), MM = int64_t(M - Pre - Suf);
+  constexpr int64_t MaxD = 4096;
+  std::vector<std::vector<int64_t>> Trace; // V over k in [-D, D], per D.
+  std::vector<int64_t> V(2 * std::min(NN + MM, MaxD) + 3, 0);
+  const int64_t Off = std::min(NN + MM, MaxD) + 1;
+  int64_t Found = -1;
+  for (int64_t D = 0; D <= std::min(NN + MM, MaxD) && Found < 0; ++D) {
+    for (int64_t K = -D; K <= D; K += 2) {
+      int64_t X = (K == -D || (K != D && V[Off + K - 1] < V[Off + K + 1]))
+                      ? V[Off + K + 1]
+                      : V[Off + K - 1] + 1;
+      int64_t Y = X - K;
+      while (X < NN && Y < MM && Eq(Pre + X, Pre + Y))
+        ++X, ++Y;
+      V[Off + K] = X;
+      if (X >= NN && Y >= MM)
+        Found = D;
+    }
+    Trace.emplace_back(V.begin() + Off - D, V.begin() + Off + D + 1);
+  }
+  if (Found >= 0) {
+    std::vector<std::pair<size_t, size_t>> Mid;
+    int64_t X = NN, Y = MM;
+    for (int64_t D = Found; D >= 0; --D) {
+      // (X, Y) ends the snake of step D; it starts one move after the
+      // endpoint (PX, PY) of step D-1 on the diagonal that move came from.
+      int64_t SX = 0, PX = 0, PY = 0;
+      if (D > 0) {
+        const std::vector<int64_t> &TP = Trace[D - 1];
+        auto Prev = [&](int64_t K) { return TP[K + D - 1]; };
+        int64_t K = X - Y;
+        bool Down = K == -D || (K != D && Prev(K - 1) < Prev(K + 1));
+        int64_t PK = Down ? K + 1 : K - 1;
+        PX = Prev(PK);
+        PY = PX - PK;
+        SX = Down ? PX : PX + 1;
+      }
+      for (; X > SX; --X, --Y)
+        Mid.push_back({Pre + X - 1, Pre + Y - 1});
+      X = PX;
+      Y = PY;
+    }
+    Out.insert(Out.end(), Mid.rbegin(), Mid.rend());
+  }
+  for (size_t I = Suf; I-- > 0;)
+    Out.push_back({N - 1 - I, M - 1 - I});
+  return Out;
+}
+
 namespace {
 
 struct Insn {
@@ -143,6 +210,11 @@ EditClass classOfChange(const Insn &A, const Insn &B) {
   if (A.Mnemonic == B.Mnemonic && A.Text != B.Text &&
       withoutCachePolicy(A.Text) == withoutCachePolicy(B.Text))
     return EditClass::CachePolicy;
+  // The same atomic or cache operation on other registers orders memory
+  // as before; what the emulator cannot judge is a change of the ordering
+  // itself (another operation, one added or removed).
+  if (A.Mnemonic == B.Mnemonic)
+    return EditClass::Code;
   EditClass CA = classOf(A.Mnemonic), CB = classOf(B.Mnemonic);
   return CA != EditClass::Code ? CA : CB;
 }
@@ -156,72 +228,6 @@ bool similar(const Insn &A, const Insn &B) {
 /// K1 index -> K0 index.
 using Pairing = DenseMap<size_t, size_t>;
 
-/// Pairs (x, y) of a longest common subsequence of two sequences of
-/// lengths \p N and \p M under \p Eq (Myers' O((N+M)D) greedy algorithm,
-/// D = the edit distance; the search is bounded, and beyond the bound only
-/// the common prefix and suffix are paired, which over-approximates the
-/// edit).
-std::vector<std::pair<size_t, size_t>>
-longestCommonSubsequence(size_t N, size_t M,
-                         function_ref<bool(size_t, size_t)> Eq) {
-  std::vector<std::pair<size_t, size_t>> Out;
-  size_t Pre = 0;
-  while (Pre < N && Pre < M && Eq(Pre, Pre)) {
-    Out.push_back({Pre, Pre});
-    ++Pre;
-  }
-  size_t Suf = 0;
-  while (Suf < N - Pre && Suf < M - Pre && Eq(N - 1 - Suf, M - 1 - Suf))
-    ++Suf;
-  // The middle: a[Pre, N-Suf) against b[Pre, M-Suf).
-  int64_t NN = int64_t(N - Pre - Suf), MM = int64_t(M - Pre - Suf);
-  constexpr int64_t MaxD = 4096;
-  std::vector<std::vector<int64_t>> Trace; // V over k in [-D, D], per D.
-  std::vector<int64_t> V(2 * std::min(NN + MM, MaxD) + 3, 0);
-  const int64_t Off = std::min(NN + MM, MaxD) + 1;
-  int64_t Found = -1;
-  for (int64_t D = 0; D <= std::min(NN + MM, MaxD) && Found < 0; ++D) {
-    for (int64_t K = -D; K <= D; K += 2) {
-      int64_t X = (K == -D || (K != D && V[Off + K - 1] < V[Off + K + 1]))
-                      ? V[Off + K + 1]
-                      : V[Off + K - 1] + 1;
-      int64_t Y = X - K;
-      while (X < NN && Y < MM && Eq(Pre + X, Pre + Y))
-        ++X, ++Y;
-      V[Off + K] = X;
-      if (X >= NN && Y >= MM)
-        Found = D;
-    }
-    Trace.emplace_back(V.begin() + Off - D, V.begin() + Off + D + 1);
-  }
-  if (Found >= 0) {
-    std::vector<std::pair<size_t, size_t>> Mid;
-    int64_t X = NN, Y = MM;
-    for (int64_t D = Found; D >= 0; --D) {
-      // (X, Y) ends the snake of step D; it starts one move after the
-      // endpoint (PX, PY) of step D-1 on the diagonal that move came from.
-      int64_t SX = 0, PX = 0, PY = 0;
-      if (D > 0) {
-        const std::vector<int64_t> &TP = Trace[D - 1];
-        auto Prev = [&](int64_t K) { return TP[K + D - 1]; };
-        int64_t K = X - Y;
-        bool Down = K == -D || (K != D && Prev(K - 1) < Prev(K + 1));
-        int64_t PK = Down ? K + 1 : K - 1;
-        PX = Prev(PK);
-        PY = PX - PK;
-        SX = Down ? PX : PX + 1;
-      }
-      for (; X > SX; --X, --Y)
-        Mid.push_back({Pre + X - 1, Pre + Y - 1});
-      X = PX;
-      Y = PY;
-    }
-    Out.insert(Out.end(), Mid.rbegin(), Mid.rend());
-  }
-  for (size_t I = Suf; I-- > 0;)
-    Out.push_back({N - 1 - I, M - 1 - I});
-  return Out;
-}
 
 Error pairByMap(const Listing &L0, const Listing &L1, const AddressMap &M,
                 Pairing &P) {
@@ -268,7 +274,7 @@ void pairByAlignment(const CodeObject &C0, const Listing &L0,
     auto Eq = [&](size_t X, size_t Y) {
       return similar(L0.Insns[A[X]], L1.Insns[B[Y]]);
     };
-    for (auto [X, Y] : longestCommonSubsequence(A.size(), B.size(), Eq))
+    for (auto [X, Y] : alignSequences(A.size(), B.size(), Eq))
       P[B[Y]] = A[X];
   }
 }

@@ -120,7 +120,7 @@ json::Value VerifyReport::toJSON() const {
                                    {"second", N.Second},
                                    {"declared", N.Declared}});
   json::Object Obj{
-      {"backend", "emu"},
+      {"backend", Backend},
       {"verdict", verdictName(V)},
       {"seeds", std::move(SeedsA)},
       {"interleaving_seeds", std::move(InterA)},
@@ -133,8 +133,7 @@ json::Value VerifyReport::toJSON() const {
       {"flags", std::move(FlagsA)},
       // Host time of the whole verification: not a kernel time.
       {"verification_seconds", Seconds},
-      {"timing_source", "none: the emulator's verdicts carry no kernel "
-                        "time (no hardware ran)"}};
+      {"timing_source", "none: verdicts carry no kernel time"}};
   if (!Reason.empty())
     Obj["reason"] = Reason;
   if (!UnknownReasons.empty())

@@ -95,11 +95,22 @@ static std::optional<double> largestListed(const LaunchSpec &Spec,
   return Max;
 }
 
+/// A value for \p Sc on its \p Turn-th draw (Turn >= 1). From a list of
+/// values the draws walk the list starting after the default, so the
+/// first draw already differs from the spec's value: a candidate that is
+/// only right for the default (say a factor that is 1) is caught by the
+/// first run that draws.
 static Expected<std::string> draw(const LaunchSpec &Spec,
                                   const SpecScalar &Sc, bool IsSize,
-                                  std::mt19937_64 &Rng) {
+                                  unsigned Turn, std::mt19937_64 &Rng) {
   if (!Sc.Values.empty()) {
-    double V = Sc.Values[Rng() % Sc.Values.size()];
+    size_t Default = 0;
+    double DV;
+    if (!StringRef(Sc.Value).trim().getAsDouble(DV))
+      for (size_t I = 0; I < Sc.Values.size(); ++I)
+        if (Sc.Values[I] == DV)
+          Default = I;
+    double V = Sc.Values[(Default + Turn) % Sc.Values.size()];
     return isFloatType(Sc.Type) ? formatv("{0}", V).str()
                                 : std::to_string(int64_t(V));
   }
@@ -107,6 +118,14 @@ static Expected<std::string> draw(const LaunchSpec &Spec,
   if (IsSize)
     if (auto Max = largestListed(Spec, Sc))
       Hi = std::min(Hi, std::max(Lo, *Max));
+  if (IsSize && !isFloatType(Sc.Type) && Lo >= 1 && Hi > Lo) {
+    // Log-uniform: small sizes (a partial tile, fewer elements than a
+    // workgroup, a single row) are where bounds checks differ, and they
+    // are cheap to run.
+    double L = std::exp(std::uniform_real_distribution<double>(
+        std::log(Lo), std::log(Hi + 1))(Rng));
+    Lo = Hi = std::min(Hi, std::max(Lo, std::floor(L)));
+  }
   if (isFloatType(Sc.Type)) {
     double V = std::uniform_real_distribution<double>(Lo, Hi)(Rng);
     return std::string(
@@ -125,7 +144,8 @@ static Expected<std::string> draw(const LaunchSpec &Spec,
 }
 
 static Error drawScalars(const LaunchSpec &Spec,
-                         const std::set<std::string> &Sizes, RunConfig &R) {
+                         const std::set<std::string> &Sizes, unsigned Turn,
+                         RunConfig &R) {
   std::mt19937_64 Rng(R.InputSeed * 0xD1B54A32D192ED03ull ^
                       (R.RandomSize ? 0x5123ull : R.Variant));
   const std::map<std::string, std::string> *Var =
@@ -139,7 +159,7 @@ static Error drawScalars(const LaunchSpec &Spec,
       continue;
     if (Var && Var->count(Sc.Name))
       continue;
-    auto V = draw(Spec, Sc, IsSize, Rng);
+    auto V = draw(Spec, Sc, IsSize, Turn, Rng);
     if (!V)
       return V.takeError();
     R.Drawn[Sc.Name] = *V;
@@ -159,7 +179,7 @@ Expected<std::vector<RunConfig>> planRuns(const LaunchSpec &Spec,
       R.Interleave = K;
       R.Inputs = variationForSeed(K);
       if (K > 0)
-        if (Error E = drawScalars(Spec, Sizes, R))
+        if (Error E = drawScalars(Spec, Sizes, K, R))
           return std::move(E);
       Runs.push_back(std::move(R));
     }
@@ -169,7 +189,7 @@ Expected<std::vector<RunConfig>> planRuns(const LaunchSpec &Spec,
     R.RandomSize = true;
     R.Interleave = O.Seeds + K;
     R.Inputs = variationForSeed(O.Seeds + K);
-    if (Error E = drawScalars(Spec, Sizes, R))
+    if (Error E = drawScalars(Spec, Sizes, K + 1, R))
       return std::move(E);
     Runs.push_back(std::move(R));
   }

@@ -1,6 +1,7 @@
 //===- Verifier.cpp - Differential verification of K1 against K0 ---------===//
 #include "asmevo/Verify/Verifier.h"
 #include "asmevo/Verify/BufferCompare.h"
+#include "asmevo/Verify/HsaBackend.h"
 #include "asmevo/Verify/InputVariation.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/Emulator.h"
@@ -125,6 +126,7 @@ std::string scalarText(const ScalarValue &V) {
 struct Side {
   std::unique_ptr<LaunchSession> S;
   std::vector<LaunchOutcome> Out;
+  std::vector<std::string> Guards;
 };
 
 class Run {
@@ -142,7 +144,7 @@ public:
     Initial.clear();
     for (HostBuffer &B : (*S)->buffers())
       Initial.push_back(B.Initial);
-    return execute(std::move(*S), Interleave, false);
+    return execute(E, std::move(*S), Interleave, false);
   }
 
   /// Another side on exactly K0's inputs (copied: identity is a fact,
@@ -163,7 +165,7 @@ public:
                                  B[I].Spec->Name.c_str());
       B[I].Initial = Initial[I];
     }
-    return execute(std::move(*S), Interleave, Coverage, Budget);
+    return execute(E, std::move(*S), Interleave, Coverage, Budget);
   }
 
 private:
@@ -175,9 +177,17 @@ private:
     return SO;
   }
 
-  Expected<Side> execute(std::unique_ptr<LaunchSession> S,
+  Expected<Side> execute(const Emulator &E, std::unique_ptr<LaunchSession> S,
                          uint64_t Interleave, bool Coverage,
                          uint64_t Budget = 0) {
+    if (O.Device) {
+      // On a GPU the interleaving is the hardware's; no per-instruction
+      // checks or coverage exist there.
+      auto R = O.Device->run(E.codeObject(), *S);
+      if (!R)
+        return R.takeError();
+      return Side{std::move(S), {}, std::move(R->GuardErrors)};
+    }
     RunOptions RO;
     RO.Seed = Interleave;
     RO.InstructionBudget = Budget ? std::min(Budget, O.InstructionBudget)
@@ -186,7 +196,8 @@ private:
     auto Out = S->run(RO);
     if (!Out)
       return Out.takeError();
-    return Side{std::move(S), std::move(*Out)};
+    std::vector<std::string> Guards = S->guardErrors();
+    return Side{std::move(S), std::move(*Out), std::move(Guards)};
   }
 
   const LaunchSpec &Spec;
@@ -330,12 +341,12 @@ Expected<std::optional<Outcome>> Verification::runOne(const RunConfig &R,
                           LO.Result.Executed.end());
   }
 
-  if (auto Bad = judgeRuns("K0", K0->Out, K0->S->guardErrors(), true, R))
+  if (auto Bad = judgeRuns("K0", K0->Out, K0->Guards, true, R))
     return Bad;
   if (O.CheckDeterminism && FirstSeed)
     if (Error E = checkDeterminism(X, R, *K0))
       return std::move(E);
-  if (auto Bad = judgeRuns("K1", K1->Out, K1->S->guardErrors(), false, R))
+  if (auto Bad = judgeRuns("K1", K1->Out, K1->Guards, false, R))
     return Bad;
   auto Bad = compare(*K0, *K1, R);
   if (Bad && O.CheckDeterminism) {
@@ -378,7 +389,11 @@ void Verification::judgeEdits() {
          Where(*Es.front()) + "; accept them with --accept=" +
          editClassName(C))
             .str());
-  if (O.CheckCoverage && !Unrun.empty())
+  if (O.Device && O.CheckCoverage && !Rep.Edits.empty())
+    Rep.UnknownReasons.push_back(
+        "edit coverage is not measured on a GPU; verify with the emu "
+        "backend for it (or pass --no-coverage-check)");
+  else if (O.CheckCoverage && !Unrun.empty())
     Rep.UnknownReasons.push_back(
         (Twine(Unrun.size()) + " of " + Twine(Rep.Edits.Edits.size()) +
          " edited instructions never executed in any run, first " +
@@ -395,6 +410,9 @@ void Verification::judgeEdits() {
 Expected<VerifyReport> Verification::run() {
   auto Start = std::chrono::steady_clock::now();
   Rep.Accepted = O.Accepted;
+  if (O.Device)
+    Rep.Backend = "hsa: " + O.Device->agentName() + " (" +
+                  O.Device->isaName() + ")";
   auto Edits = findEdits(E0, E1, O.Map);
   if (!Edits)
     return Edits.takeError();

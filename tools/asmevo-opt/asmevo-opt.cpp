@@ -157,28 +157,17 @@ rewriteContainer(StringRef Path, InputKind Kind,
       return R.takeError();
     NewData[I] = std::move(R->Linked);
   }
-  uint64_t RegionOff = 0;
-  StringRef Region = Bytes;
-  std::string Where = Path.str();
   if (Kind == InputKind::HostBinary) {
-    auto Sec = findHipFatbinSection(Bytes, Path);
-    if (!Sec)
-      return Sec.takeError();
-    RegionOff = Sec->FileOffset;
-    Region = Sec->Contents;
-    Where += ": .hip_fatbin";
+    std::vector<std::string> Warnings;
+    auto Out = rewriteHostFatbin(Bytes, Path, *Entries, NewData, Warnings);
+    for (const std::string &W : Warnings)
+      WithColor::warning(errs(), "asmevo-opt") << W << "\n";
+    return Out;
   }
-  auto NewRegion = rewriteBundles(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Region.data()),
-                        Region.size()),
-      *Entries, NewData, Where, /*AllowGrowth=*/Kind != InputKind::HostBinary);
-  if (!NewRegion)
-    return NewRegion.takeError();
-  if (Kind != InputKind::HostBinary)
-    return std::move(*NewRegion);
-  std::vector<uint8_t> Out(Bytes.begin(), Bytes.end());
-  std::copy(NewRegion->begin(), NewRegion->end(), Out.begin() + RegionOff);
-  return Out;
+  return rewriteBundles(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bytes.data()),
+                        Bytes.size()),
+      *Entries, NewData, Path, /*AllowGrowth=*/true);
 }
 
 static Expected<std::vector<std::unique_ptr<LiftedModule>>>

@@ -10,6 +10,7 @@
 #include "Commands.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/LaunchSpec.h"
+#include "asmevo/Verify/HsaBackend.h"
 #include "asmevo/Verify/LoadCodeObject.h"
 #include "asmevo/Verify/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
@@ -46,7 +47,7 @@ static cl::opt<std::string> Receipt("receipt",
 static cl::opt<unsigned>
     RandomSizes("random-sizes",
                 cl::desc("Extra runs with sizes drawn from the spec's ranges"),
-                cl::init(1), cl::sub(CheckCmd));
+                cl::init(2), cl::sub(CheckCmd));
 static cl::opt<std::string>
     AddressMapPath("address-map",
                    cl::desc("K1's address map from asmevo-opt --address-map "
@@ -65,6 +66,18 @@ static cl::opt<bool>
     NoCoverage("no-coverage-check",
                cl::desc("Do not require every edited instruction to run"),
                cl::sub(CheckCmd));
+enum class CheckBackend { Emu, Hsa };
+static cl::opt<CheckBackend> BackendOpt(
+    "backend", cl::desc("Where K0 and K1 run"), cl::init(CheckBackend::Emu),
+    cl::values(clEnumValN(CheckBackend::Emu, "emu", "the built-in emulator"),
+               clEnumValN(CheckBackend::Hsa, "hsa",
+                          "an AMD GPU through the HSA runtime (dlopen)")),
+    cl::sub(CheckCmd));
+static cl::opt<std::string>
+    HsaRuntimeLib("hsa-runtime",
+                  cl::desc("HSA runtime library to dlopen (default: "
+                           "$ASMEVO_HSA_RUNTIME or libhsa-runtime64.so.1)"),
+                  cl::value_desc("library"), cl::sub(CheckCmd));
 static cl::opt<uint64_t>
     Budget("budget", cl::desc("Instruction budget per launch (all waves)"),
            cl::init(1ull << 34), cl::sub(CheckCmd));
@@ -108,6 +121,16 @@ int checkCommand() {
       return inputError("--accept: unknown edit class '" + A +
                         "' (cache-policy, memory-scope, synchronization)");
     O.Accepted.insert(*C);
+  }
+  std::unique_ptr<HsaDevice> Device;
+  if (BackendOpt == CheckBackend::Hsa) {
+    auto D = HsaDevice::open((*K0)->target().targetID(),
+                             HsaRuntimeLib.empty() ? defaultHsaRuntime()
+                                                   : std::string(HsaRuntimeLib));
+    if (!D)
+      return inputError(toString(D.takeError()));
+    Device = std::move(*D);
+    O.Device = Device.get();
   }
   std::optional<AddressMap> Map;
   if (!AddressMapPath.empty()) {

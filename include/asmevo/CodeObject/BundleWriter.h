@@ -3,8 +3,10 @@
 // The output side of OffloadBundle.h / HostBinary.h: a bundle file or a
 // host binary whose device code objects were rebuilt. Bundles are written
 // as their originals were (uncompressed, or compressed as CCOB version 3),
-// each in the slot its original occupied, so that a host binary's
-// .hip_fatbin keeps its size and every other byte of the host file stays.
+// each in the slot its original occupied, so that every other byte of a
+// host binary stays. In a host binary an uncompressed bundle that outgrows
+// its slot is written compressed instead, and the last bundle may use the
+// zero padding after .hip_fatbin.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_CODEOBJECT_BUNDLEWRITER_H
@@ -13,6 +15,7 @@
 #include "asmevo/CodeObject/OffloadBundle.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <string>
 #include <vector>
 
 namespace asmevo {
@@ -32,17 +35,39 @@ std::vector<uint8_t> writeOffloadBundle(llvm::ArrayRef<BundleOutputEntry> E,
 llvm::Expected<std::vector<uint8_t>>
 compressOffloadBundle(llvm::ArrayRef<uint8_t> Uncompressed);
 
+/// What an in-place rewrite did beyond replacing payloads.
+struct InPlaceRewriteNotes {
+  /// Bytes of the region in use afterwards: more than its original size
+  /// when the last bundle spilled into the slack.
+  uint64_t UsedSize = 0;
+  /// One line per uncompressed bundle written compressed so that it fits.
+  std::vector<std::string> Warnings;
+};
+
 /// Rewrites the bundles of \p Region (a bundle file, or a .hip_fatbin
 /// section's contents), whose entries are \p Entries, replacing entry I's
 /// payload with \p NewData[I] when that is non-empty. Without \p AllowGrowth
 /// (a host binary's section) each bundle must fit in the space its original
-/// occupied; with it (a bundle file) later bundles move up as needed.
-/// \p Where names the region in errors.
+/// occupied, the last one also in the \p Slack zero bytes after the region
+/// (the result is then Region.size() + Slack bytes long); an uncompressed
+/// bundle that no longer fits is written compressed if that fits, noted in
+/// \p Notes. With \p AllowGrowth (a bundle file) later bundles move up as
+/// needed. \p Where names the region in errors and warnings.
+llvm::Expected<std::vector<uint8_t>> rewriteBundles(
+    llvm::ArrayRef<uint8_t> Region, llvm::ArrayRef<BundleEntry> Entries,
+    llvm::ArrayRef<std::vector<uint8_t>> NewData, llvm::StringRef Where,
+    bool AllowGrowth, uint64_t Slack = 0, InPlaceRewriteNotes *Notes = nullptr);
+
+/// The host binary \p Bytes (named \p FileName) with the bundles of its
+/// .hip_fatbin rewritten in place as rewriteBundles does: nothing else
+/// moves. The section may grow into the zero padding after it (its sh_size
+/// follows); bundles written compressed to fit are reported, one line each,
+/// in \p Warnings.
 llvm::Expected<std::vector<uint8_t>>
-rewriteBundles(llvm::ArrayRef<uint8_t> Region,
-               llvm::ArrayRef<BundleEntry> Entries,
-               llvm::ArrayRef<std::vector<uint8_t>> NewData,
-               llvm::StringRef Where, bool AllowGrowth);
+rewriteHostFatbin(llvm::StringRef Bytes, llvm::StringRef FileName,
+                  llvm::ArrayRef<BundleEntry> Entries,
+                  llvm::ArrayRef<std::vector<uint8_t>> NewData,
+                  std::vector<std::string> &Warnings);
 
 } // namespace asmevo
 

@@ -34,6 +34,14 @@ struct HipFatbinSection {
   uint64_t Address = 0;
   /// sh_addralign.
   uint64_t Alignment = 0;
+  /// Zero bytes right after the section that the same PT_LOAD segment maps
+  /// and no section, segment or header table uses: room the section may grow
+  /// into without moving anything. 0 when unknown (relocatable objects,
+  /// non-ELF64LE files, non-zero filler).
+  uint64_t Slack = 0;
+  /// File offset of the section header's sh_size field (ELF64LE only), to be
+  /// updated when the section grows into its slack; 0 when there is none.
+  uint64_t SizeFieldOffset = 0;
 };
 
 /// True if \p Bytes looks like an ELF file that is not an AMDGPU code object,

@@ -13,6 +13,7 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Support/TargetContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/IR/LLVMContext.h"
@@ -80,31 +81,47 @@ public:
     return Descriptors;
   }
 
-  /// Original address of an instruction (kept in its pcsections metadata),
-  /// or nullopt for instructions that an edit created.
+  /// Original address of an instruction, or nullopt for instructions that
+  /// an edit created. MIR carries it as a pre-instruction symbol
+  /// "asmevo.orig.<hex>"; a freshly lifted function keeps it in a side table
+  /// until finalize() (or printMIR) gives every instruction its symbol, so
+  /// that a plain rebuild interns no symbol per instruction.
   static std::optional<uint64_t> originalAddress(const llvm::MachineInstr &MI);
   static void setOriginalAddress(llvm::MachineInstr &MI, uint64_t Addr);
+  /// The same as originalAddress() without the look-up of the module.
+  std::optional<uint64_t> addressOf(const llvm::MachineInstr &MI) const;
 
   /// What an instruction looked like when it was lifted: a hash of its
   /// original address, opcode and operands, and its encoded size. When the
   /// instruction still hashes the same, its original bytes are still its
   /// encoding, and the emitter need not decode them again to find out.
   struct LiftPrint {
+    const llvm::MachineInstr *MI = nullptr;
+    uint64_t Addr = 0;
     uint64_t Hash = 0;
     uint32_t Size = 0;
   };
   static uint64_t fingerprint(const llvm::MachineInstr &MI, uint64_t Addr);
   void recordLiftPrint(const llvm::MachineInstr &MI, uint64_t Addr,
-                       uint32_t Size) {
-    LiftPrints[&MI] = {fingerprint(MI, Addr), Size};
-  }
+                       uint32_t Size);
   /// The original size when \p MI is unchanged since lifting, else 0.
-  uint32_t unchangedSize(const llvm::MachineInstr &MI, uint64_t Addr) const {
-    auto It = LiftPrints.find(&MI);
-    if (It == LiftPrints.end() || It->second.Hash != fingerprint(MI, Addr))
-      return 0;
-    return It->second.Size;
-  }
+  uint32_t unchangedSize(const llvm::MachineInstr &MI, uint64_t Addr) const;
+  /// The prints of \p MF's instructions in lift order (none for functions
+  /// read from MIR): walking a function in order, the emitter finds each
+  /// instruction's print here instead of looking it up.
+  llvm::ArrayRef<LiftPrint> liftPrints(const llvm::MachineFunction &MF) const;
+  /// The print of \p MI, if it was lifted (a look-up).
+  const LiftPrint *findLiftPrint(const llvm::MachineInstr &MI) const;
+
+  /// Both at once: the original address, and the original size when \p MI
+  /// is unchanged since lifting, else 0. \p P is MI's print when the caller
+  /// has it at hand (from liftPrints()), else it is looked up.
+  struct Origin {
+    std::optional<uint64_t> Addr;
+    uint32_t UnchangedSize = 0;
+  };
+  Origin origin(const llvm::MachineInstr &MI,
+                const LiftPrint *P = nullptr) const;
 
   /// Block live-ins and the MachineVerifier gate for every function not yet
   /// finalized. A function the verifier rejects becomes non-simple.
@@ -119,6 +136,13 @@ private:
   llvm::Error liftAll(const LiftOptions &Opts);
   void createSymbolGlobals();
   void dropIfNotSimple(LiftedFunction &LF);
+  /// Functions whose original addresses are only in their lift prints.
+  void deferAddressSymbols(const llvm::MachineFunction &MF);
+  void materializeAddressSymbols(llvm::MachineFunction &MF);
+  void forgetMachineFunction(const llvm::MachineFunction &MF);
+  bool symbolsDeferred(const llvm::MachineFunction *MF) const {
+    return Deferred.contains(MF);
+  }
 
   std::unique_ptr<CodeObject> Original;
   std::unique_ptr<TargetContext> TC;
@@ -127,7 +151,14 @@ private:
   std::unique_ptr<llvm::MachineModuleInfo> MMI;
   std::vector<LiftedFunction> Functions;
   std::vector<KernelDescriptor> Descriptors;
-  llvm::DenseMap<const llvm::MachineInstr *, LiftPrint> LiftPrints;
+  /// Per function, in lift order; the index by instruction is built on
+  /// the first look-up (a plain rebuild only walks functions in order).
+  llvm::DenseMap<const llvm::MachineFunction *, std::vector<LiftPrint>>
+      LiftPrints;
+  mutable llvm::DenseMap<const llvm::MachineInstr *, const LiftPrint *>
+      PrintIndex;
+  mutable bool PrintIndexValid = false;
+  llvm::DenseSet<const llvm::MachineFunction *> Deferred;
 
   friend class FunctionLifter;
 };

@@ -19,6 +19,7 @@
 #ifndef ASMEVO_VERIFY_EDITSET_H
 #define ASMEVO_VERIFY_EDITSET_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -70,6 +71,15 @@ struct EditSet {
 
   bool empty() const { return Edits.empty(); }
 };
+
+/// Pairs (x, y), increasing, of a longest common subsequence of two
+/// sequences of lengths \p N and \p M under \p Eq (Myers' greedy
+/// algorithm after the common prefix and suffix; beyond an edit distance
+/// of 4096 only the prefix and suffix are paired, which over-approximates
+/// the edit).
+std::vector<std::pair<size_t, size_t>>
+alignSequences(size_t N, size_t M,
+               llvm::function_ref<bool(size_t, size_t)> Eq);
 
 /// Finds the instructions of \p K1 that differ from \p K0. \p Map, when
 /// given, must describe K1 (an entry for every K1 instruction).

@@ -7,7 +7,8 @@
 // candidate that is right only for the default parameter values fails.
 // Extra "random size" runs also draw the scalars that size buffers and
 // grids, within their ranges but no larger than the largest size the spec
-// lists (the cost of a run stays what the spec author chose).
+// lists (the cost of a run stays what the spec author chose), log-uniformly
+// so that small and ragged sizes come up often.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_VERIFY_RUNPLAN_H
@@ -39,7 +40,7 @@ struct RunConfig {
 
 struct PlanOptions {
   unsigned Seeds = 3;
-  unsigned RandomSizes = 1;
+  unsigned RandomSizes = 2;
 };
 
 /// Scalars that determine buffer sizes, grids or kernarg layout.

@@ -39,6 +39,7 @@ namespace asmevo {
 class CodeObject;
 
 namespace verify {
+class HsaDevice;
 
 enum class Verdict { Equivalent, Different, Violation, Unknown };
 llvm::StringRef verdictName(Verdict V);
@@ -50,7 +51,7 @@ struct VerifyOptions {
   /// drawn parameters (RunPlan.h).
   unsigned Seeds = 3;
   /// Extra runs whose sizes are drawn from the spec's ranges.
-  unsigned RandomSizes = 1;
+  unsigned RandomSizes = 2;
   /// Run K0 under a second interleaving to find buffers on which the
   /// oracle itself is not deterministic.
   bool CheckDeterminism = true;
@@ -62,6 +63,8 @@ struct VerifyOptions {
   std::set<EditClass> Accepted;
   /// Instruction budget per launch (all waves).
   uint64_t InstructionBudget = 1ull << 34;
+  /// Run K0 and K1 on this GPU instead of the emulator (HsaBackend.h).
+  HsaDevice *Device = nullptr;
 };
 
 struct Difference {
@@ -102,6 +105,8 @@ struct VerifyReport {
   /// Notes a reviewer should see although they do not change the verdict.
   std::vector<std::string> Flags;
   double Seconds = 0;
+  /// "emu", or the GPU (agent and ISA) the hsa backend ran on.
+  std::string Backend = "emu";
 
   llvm::json::Value toJSON() const;
 };
