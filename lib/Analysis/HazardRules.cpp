@@ -138,6 +138,14 @@ static const HazardRule Rules[] = {
      -1,
      ISA_ALL,
      "VALU writes EXEC, VALU reads src_execz"},
+    // LLVM (checkVALUHazards, hasVDecCoExecHazard: true for gfx940/942/950)
+    // asks 2 wait states before every explicit SGPR use and every VCC read.
+    // The CDNA3 table, as AMD reproduces it (ROCm/rocRoller
+    // VALUWriteSGPRVCC94x.hpp), asks 2 when the SGPR/VCC is read "as a
+    // constant" and none when it is read as a carry-in. The two rows keep
+    // the cases apart: scalar-value reads (both sources agree) and mask
+    // reads (carry-in and v_cndmask lane mask: LLVM only). Compiled code
+    // carries LLVM's s_nop for both, so the mutation test needs both.
     {"valu-sgpr-valu",
      TgtGFX940Plus,
      HzInst::VALU,
@@ -146,8 +154,21 @@ static const HazardRule Rules[] = {
      2,
      {0, 0, 0, 0},
      -1,
-     ISA_940 "; [LLVM] checkVALUHazards (hasVDecCoExecHazard)",
-     "VALU writes SGPR/VCC, VALU reads it"},
+     ISA_940 " (VALU writes SGPR/VCC -> VALU reads it as a constant); "
+             "[LLVM] checkVALUHazards (hasVDecCoExecHazard)",
+     "VALU writes SGPR/VCC, VALU reads it as a scalar value"},
+    {"valu-sgpr-valu-mask",
+     TgtGFX940Plus,
+     HzInst::VALU,
+     HzInst::VALU,
+     HzRel::SGPRDefMaskUse,
+     2,
+     {0, 0, 0, 0},
+     -1,
+     "[LLVM] checkVALUHazards (hasVDecCoExecHazard: every VCC read and "
+     "explicit SGPR use); " ISA_940 " lists 0 wait states for a carry-in",
+     "VALU writes SGPR/VCC, v_addc/v_subb carry-in or v_cndmask mask reads "
+     "it"},
     {"valu-exec-rwlane",
      TgtGFX940Plus,
      HzInst::VALU,
@@ -336,7 +357,7 @@ static const HazardRule Rules[] = {
      ISA_940 "; [LLVM] checkMAIHazards90A",
      "2-pass MFMA writes VGPRs, MFMA reads the same as SrcC"},
     {"mfma-srcab",
-     TgtGFX940Plus,
+     TgtGFX94X,
      HzInst::XDL,
      HzInst::MFMA,
      HzRel::DstSrcAB,
@@ -344,6 +365,18 @@ static const HazardRule Rules[] = {
      {0, 0, 0, 0},
      3,
      ISA_940 "; [LLVM] checkMAIHazards90A",
+     "XDL writes VGPRs, MFMA reads them as SrcA/B"},
+    {"mfma-srcab",
+     TgtGFX950,
+     HzInst::XDL,
+     HzInst::MFMA,
+     HzRel::DstSrcAB,
+     0,
+     {5, 8, 12, 20},
+     -1,
+     "[LLVM] checkMAIHazards90A, GFX940_XDL_N_PassWritesVGPROverlappedSrcAB"
+     "WaitStates with IsGFX950 (llvm-project #126132: one more wait state "
+     "unless 2 passes)",
      "XDL writes VGPRs, MFMA reads them as SrcA/B"},
     {"mfma-srcab",
      TgtGFX940Plus,

@@ -143,6 +143,8 @@ private:
   std::unique_ptr<raw_string_ostream> AsmStream;
   bool InCode = false;
   bool CodeMoved = false;
+  /// The address map's name of the function being emitted.
+  StringRef CurFunction;
   /// Functions with an instruction that is not as lifted.
   std::set<const LiftedFunction *> ChangedFunctions;
   /// Per kernel, after the code is emitted.
@@ -414,7 +416,7 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
       if (!B)
         return B.takeError();
       emitRaw(*B);
-      R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
+      R.AddressMap.push_back({NewOff, Orig, CurFunction});
       return Error::success();
     }
   }
@@ -433,7 +435,7 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
         emitOriginalInstruction(OrigInst, BytesOrErr->take_front(Size), *Orig);
       else
         emitRaw(BytesOrErr->take_front(Size));
-      R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
+      R.AddressMap.push_back({NewOff, Orig, CurFunction});
       return Error::success();
     }
     // An edited instruction is re-encoded from its operands. Refuse when the
@@ -456,14 +458,14 @@ Error ObjectEmitter::emitInstruction(const MachineInstr &MI,
   auto InstOrErr = lower(MI);
   if (!InstOrErr)
     return InstOrErr.takeError();
-  if (!Orig || !unchangedSinceLift(LM, MI))
+  if (!Orig || (!O.UnchangedSize && !unchangedSinceLift(LM, MI)))
     ChangedFunctions.insert(&LF);
   SmallVector<char, 16> Buf;
   SmallVector<MCFixup, 2> Fixups;
   SizeEmitter->encodeInstruction(*InstOrErr, Buf, Fixups, TC.subtargetInfo());
   Streamer->emitInstruction(*InstOrErr, TC.subtargetInfo());
   Cur += Buf.size();
-  R.AddressMap.push_back({NewOff, Orig, LF.Range.Name});
+  R.AddressMap.push_back({NewOff, Orig, CurFunction});
   return Error::success();
 }
 
@@ -481,6 +483,7 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
                                   uint64_t SecNewBase) {
   const ELFSection &Sec = *CO.sectionForAddr(LF.Range.Addr);
   uint64_t FuncNew = Cur;
+  CurFunction = R.keepName(LF.Range.Name);
   // The function's symbols mark its start, even when an edit put new
   // instructions before its first original one.
   defineSymbolsAt(LF.Range.Addr, Sec);
@@ -506,7 +509,7 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
     std::vector<DecodedInst> Decoded = decodeRange(TC, *B, LF.Range.Addr, Bad);
     for (const DecodedInst &D : Decoded) {
       R.AddressMap.push_back({Cur + (D.Addr - LF.Range.Addr), D.Addr,
-                              LF.Range.Name});
+                              CurFunction});
       End = D.Addr + D.Size;
     }
     if (AsmOut) {
@@ -524,7 +527,7 @@ Error ObjectEmitter::emitFunction(const LiftedFunction &LF,
       return Error::success();
     }
     for (uint64_t A = End; A + 4 <= LF.Range.Addr + LF.Range.Size; A += 4)
-      R.AddressMap.push_back({Cur + (A - LF.Range.Addr), A, LF.Range.Name});
+      R.AddressMap.push_back({Cur + (A - LF.Range.Addr), A, CurFunction});
     for (uint64_t A = LF.Range.Addr; A < LF.Range.Addr + LF.Range.Size; ++A)
       if (PendingSyms.count(A)) {
         emitRaw(B->slice(Cur - (LF.Range.Addr - Sec.Addr),
@@ -787,6 +790,10 @@ Error ObjectEmitter::run() {
   if (Error E = setUp(OS))
     return E;
   declareSymbols();
+  size_t NumInstrs = 0;
+  for (const LiftedFunction &LF : LM.functions())
+    NumInstrs += LF.NumInstrs;
+  R.AddressMap.reserve(R.AddressMap.size() + NumInstrs);
   if (AsmOut)
     DescForms = planDescriptorSymbols(CO);
   std::set<const ELFSymbol *> VisibilityAfterDescriptor;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Resources.h"
 #include "asmevo/Emit/Rebuild.h"
+#include "../Lift/FunctionLifter.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
@@ -72,7 +73,7 @@ static bool mayCall(const LiftedFunction &LF) {
   const TargetInstrInfo &TII = *LF.MF->getSubtarget().getInstrInfo();
   for (const MachineBasicBlock &MBB : *LF.MF)
     for (const MachineInstr &MI : MBB)
-      if (TII.getName(MI.getOpcode()).starts_with("S_SWAPPC"))
+      if (opcodeTraits(TII, MI.getOpcode()).Flow == FlowKind::Call)
         return true;
   return false;
 }

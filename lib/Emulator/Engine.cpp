@@ -305,7 +305,7 @@ std::unique_ptr<Workgroup> Scheduler::makeGroup(uint32_t X, uint32_t Y,
   // LDS is not initialised at workgroup start on hardware: a poison
   // pattern (not zeros) keeps a kernel that forgets to clear it from
   // looking right.
-  G->LDS.assign(std::max<uint32_t>(KS.LdsSize, 4), LdsPoison);
+  G->LDS.assign(std::max<uint32_t>(KS.LdsSize, 4), M.Opt.LdsFill);
   if (M.Opt.RaceChecks) {
     size_t Dw = (G->LDS.size() + 3) / 4;
     G->ShWriter.assign(Dw, 0);

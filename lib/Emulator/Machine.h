@@ -310,9 +310,6 @@ const char *approxText(uint32_t Bit);
 
 inline unsigned popcount64(uint64_t X) { return __builtin_popcountll(X); }
 
-/// Initial byte of every LDS location (a NaN as f32, a large integer).
-constexpr uint8_t LdsPoison = 0xFF;
-
 /// Whether [Off, Off+Len) lies in [0, Size); addresses come from the
 /// kernel under test, so Off + Len may wrap and must not be computed.
 inline bool fitsIn(uint64_t Off, uint64_t Len, uint64_t Size) {

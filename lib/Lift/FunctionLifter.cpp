@@ -23,7 +23,17 @@ std::vector<DecodedInst> asmevo::decodeRange(const TargetContext &TC,
                                              uint64_t Addr,
                                              std::optional<uint64_t> &BadAddr) {
   std::vector<DecodedInst> Out;
-  Out.reserve(Bytes.size() / 6);
+  decodeRange(TC, Bytes, Addr, BadAddr, Out);
+  return Out;
+}
+
+void asmevo::decodeRange(const TargetContext &TC, ArrayRef<uint8_t> Bytes,
+                         uint64_t Addr, std::optional<uint64_t> &BadAddr,
+                         std::vector<DecodedInst> &Out) {
+  Out.clear();
+  // No instruction is shorter than 4 bytes: no reallocation (copying
+  // MCInsts) on the way.
+  Out.reserve(Bytes.size() / 4 + 1);
   uint64_t Off = 0;
   while (Off < Bytes.size()) {
     DecodedInst D;
@@ -33,35 +43,71 @@ std::vector<DecodedInst> asmevo::decodeRange(const TargetContext &TC,
     if (S != MCDisassembler::Success || Size == 0 ||
         Size > Bytes.size() - Off) {
       BadAddr = Addr + Off;
-      return Out;
+      return;
     }
     D.Addr = Addr + Off;
     D.Size = Size;
     Out.push_back(std::move(D));
     Off += Size;
   }
-  return Out;
+}
+
+// Keyed by the target's name table: every AMDGPU subtarget shares one
+// numbering.
+const OpcodeTraits &asmevo::opcodeTraits(const MCInstrInfo &II, unsigned Opc) {
+  static thread_local const char *Table = nullptr;
+  static thread_local std::vector<OpcodeTraits> Cache;
+  const char *T = II.getName(0).data();
+  if (T != Table || Cache.size() != II.getNumOpcodes()) {
+    Table = T;
+    Cache.assign(II.getNumOpcodes(), OpcodeTraits());
+  }
+  OpcodeTraits &Tr = Cache[Opc];
+  if (!Tr.Known) {
+    StringRef N = II.getName(Opc);
+    Tr.Known = true;
+    Tr.VALU = N.starts_with("V_");
+    Tr.SignedSOPK = N.starts_with("S_") && N.contains("K_I32");
+    Tr.SDWA = N.contains("_sdwa");
+    Tr.GetPC = isGetPC(N);
+    Tr.Flow = classifyFlow(N);
+  }
+  return Tr;
 }
 
 /// The disassembler returns encoding-specific registers (M0_gfxpre11,
 /// SGPR_NULL_gfxpre11); CodeGen and its verifier know only the generic ones.
-static MCRegister canonicalRegister(MachineFunction &MF, MCRegister R) {
-  const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
+static MCRegister canonicalRegisterSlow(const TargetRegisterInfo *TRI,
+                                        MCRegister R) {
   StringRef N = TRI->getName(R);
   for (StringRef Suffix : {"_gfxpre11", "_gfx11plus"}) {
     if (!N.ends_with(Suffix))
       continue;
-    static thread_local DenseMap<unsigned, MCRegister> Cache;
-    auto It = Cache.find(R.id());
-    if (It != Cache.end())
-      return It->second;
     StringRef Base = N.drop_back(Suffix.size());
     for (unsigned C = 1; C < TRI->getNumRegs(); ++C)
       if (TRI->getName(C) == Base)
-        return Cache[R.id()] = MCRegister(C);
-    return Cache[R.id()] = R;
+        return MCRegister(C);
+    return R;
   }
   return R;
+}
+
+static MCRegister canonicalRegister(MachineFunction &MF, MCRegister R) {
+  const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
+  if (!R.isValid() || R.id() >= TRI->getNumRegs())
+    return R;
+  // Per register, once (the name test is a strlen): 0 = not yet known.
+  static thread_local const char *Table = nullptr;
+  static thread_local std::vector<unsigned> Cache;
+  const char *T = TRI->getName(1);
+  if (T != Table || Cache.size() != TRI->getNumRegs()) {
+    Table = T;
+    Cache.assign(TRI->getNumRegs(), 0);
+  }
+  unsigned &C = Cache[R.id()];
+  if (!C)
+    C = canonicalRegisterSlow(TRI, R).id();
+  return MCRegister(C);
 }
 
 /// The disassembler zero-extends 16-bit SOPK immediates; the signed forms
@@ -69,8 +115,7 @@ static MCRegister canonicalRegister(MachineFunction &MF, MCRegister R) {
 static int64_t normalizeImm(MachineFunction &MF, MachineInstr &MI, unsigned I,
                             int64_t V) {
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-  StringRef N = TII.getName(MI.getOpcode());
-  if (N.starts_with("S_") && N.contains("K_I32") && isUInt<16>(V))
+  if (opcodeTraits(TII, MI.getOpcode()).SignedSOPK && isUInt<16>(V))
     return (int16_t)V;
   return V;
 }
@@ -124,21 +169,19 @@ void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
   // use their pseudos carry; the MachineVerifier requires it and it does
   // not change the encoding.
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-  if (TII.getName(MI.getOpcode()).starts_with("V_")) {
+  if (opcodeTraits(TII, MI.getOpcode()).VALU) {
     const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
-    MCRegister Exec;
+    static thread_local MCRegister ExecReg;
+    if (!ExecReg)
+      for (unsigned R = 1; R < TRI->getNumRegs(); ++R)
+        if (TRI->getName(R) == StringRef("EXEC"))
+          ExecReg = R;
+    bool HasExec = false;
     for (const MachineOperand &MO : MI.implicit_operands())
-      if (MO.isReg() && TRI->getName(MO.getReg()) == StringRef("EXEC"))
-        Exec = MO.getReg();
-    if (!Exec) {
-      static thread_local MCRegister ExecReg;
-      if (!ExecReg)
-        for (unsigned R = 1; R < TRI->getNumRegs(); ++R)
-          if (TRI->getName(R) == StringRef("EXEC"))
-            ExecReg = R;
-      if (ExecReg)
-        MI.addOperand(MF, MachineOperand::CreateReg(ExecReg, false, true));
-    }
+      if (MO.isReg() && MO.getReg() == ExecReg)
+        HasExec = true;
+    if (!HasExec && ExecReg)
+      MI.addOperand(MF, MachineOperand::CreateReg(ExecReg, false, true));
   }
 }
 
@@ -184,8 +227,11 @@ void FunctionLifter::run() {
     return;
   }
   std::optional<uint64_t> BadAddr;
-  std::vector<DecodedInst> Insts =
-      decodeRange(TC, *BytesOrErr, LF.Range.Addr, BadAddr);
+  // One buffer for all functions: a fresh one per function would be fresh
+  // pages (page faults) each time.
+  static thread_local std::vector<DecodedInst> Scratch;
+  std::vector<DecodedInst> &Insts = Scratch;
+  decodeRange(TC, *BytesOrErr, LF.Range.Addr, BadAddr, Insts);
   LF.NumInstrs = Insts.size();
   if (BadAddr) {
     auto W = CO.bytesAt(*BadAddr, 4);
@@ -224,7 +270,7 @@ void FunctionLifter::run() {
   }
   for (unsigned I = 0; I < Insts.size(); ++I) {
     const DecodedInst &D = Insts[I];
-    FlowKind FK = classifyFlow(TC.opcodeName(D.Inst.getOpcode()));
+    FlowKind FK = opcodeTraits(TC.instrInfo(), D.Inst.getOpcode()).Flow;
     Kinds[I] = FK;
     if (FK == FlowKind::Branch || FK == FlowKind::CondBranch) {
       std::optional<int64_t> Imm = literalValue(D.Inst.getOperand(0));
@@ -265,7 +311,7 @@ void FunctionLifter::run() {
     return R;
   };
   for (unsigned I = 0; I < Insts.size(); ++I) {
-    if (!isGetPC(TC.opcodeName(Insts[I].Inst.getOpcode())))
+    if (!opcodeTraits(TC.instrInfo(), Insts[I].Inst.getOpcode()).GetPC)
       continue;
     MCRegister Pair = Insts[I].Inst.getOperand(0).getReg();
     auto [Lo, Hi] = Halves(Pair);
@@ -424,7 +470,7 @@ void FunctionLifter::tieSDWAPreserve(MachineInstr &MI) {
   // verifier demands. Operand names are private, so ask the verifier.
   MachineFunction &MF = *MI.getMF();
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-  if (!TII.getName(MI.getOpcode()).contains("_sdwa") ||
+  if (!opcodeTraits(TII, MI.getOpcode()).SDWA ||
       MI.getDesc().getNumDefs() != 1 || !MI.getOperand(0).isReg())
     return;
   StringRef Err;

@@ -2,12 +2,27 @@
 #ifndef ASMEVO_LIB_LIFT_FUNCTIONLIFTER_H
 #define ASMEVO_LIB_LIFT_FUNCTIONLIFTER_H
 
+#include "asmevo/Lift/InstrKinds.h"
 #include "asmevo/Lift/LiftedModule.h"
+#include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCInst.h"
 #include <functional>
 #include <optional>
 
 namespace asmevo {
+
+/// What the lifter and the emitter ask of an opcode's name, answered once
+/// per opcode rather than once per instruction (each question about a
+/// C-string name is a strlen).
+struct OpcodeTraits {
+  bool Known = false;
+  bool VALU = false;       // "V_*"
+  bool SignedSOPK = false; // "S_*K_I32*"
+  bool SDWA = false;       // "*_sdwa*"
+  bool GetPC = false;
+  FlowKind Flow = FlowKind::None;
+};
+const OpcodeTraits &opcodeTraits(const llvm::MCInstrInfo &II, unsigned Opc);
 
 struct DecodedInst {
   uint64_t Addr = 0;
@@ -21,6 +36,10 @@ std::vector<DecodedInst> decodeRange(const TargetContext &TC,
                                      llvm::ArrayRef<uint8_t> Bytes,
                                      uint64_t Addr,
                                      std::optional<uint64_t> &BadAddr);
+/// The same into \p Out (cleared first), to reuse its storage.
+void decodeRange(const TargetContext &TC, llvm::ArrayRef<uint8_t> Bytes,
+                 uint64_t Addr, std::optional<uint64_t> &BadAddr,
+                 std::vector<DecodedInst> &Out);
 
 /// Builds MachineInstr operands for \p MI from a decoded MCInst, normalized
 /// to the MCInstrDesc operand count. Branch targets and PC-relative

@@ -190,6 +190,10 @@ private:
     }
     RunOptions RO;
     RO.Seed = Interleave;
+    // Uninitialised LDS differs from run to run: NaN (which min/max skip),
+    // a huge positive and a negative value as f32, and as integers.
+    static const uint8_t Fills[] = {0xFF, 0x7F, 0xC1};
+    RO.LdsFill = Fills[LdsTurn % std::size(Fills)];
     RO.InstructionBudget = Budget ? std::min(Budget, O.InstructionBudget)
                                   : O.InstructionBudget;
     RO.RecordCoverage = Coverage;
@@ -203,6 +207,10 @@ private:
   const LaunchSpec &Spec;
   const VerifyOptions &O;
   std::vector<std::vector<uint8_t>> Initial;
+
+public:
+  /// Which LDS fill the sides of this run use (the same for K0 and K1).
+  uint64_t LdsTurn = 0;
 };
 
 /// Interleaving seeds of the second oracle run, away from the plan's.
@@ -307,6 +315,7 @@ std::optional<Outcome> Verification::compare(Side &K0, Side &K1,
 Expected<std::optional<Outcome>> Verification::runOne(const RunConfig &R,
                                                       bool FirstSeed) {
   Run X(Spec, O);
+  X.LdsTurn = R.InputSeed;
   auto K0 = X.oracle(E0, R, R.Interleave);
   if (!K0)
     return K0.takeError();

@@ -89,7 +89,10 @@ static int fail(const Twine &Msg) {
 }
 
 /// Writes \p Bytes to \p Path atomically: nothing is left behind on error.
-static Error writeOutput(StringRef Path, StringRef Bytes) {
+/// \p ModeFrom: copy that file's permission bits (a rewritten HIP
+/// executable must stay executable).
+static Error writeOutput(StringRef Path, StringRef Bytes,
+                         StringRef ModeFrom = "") {
   if (Path == "-") {
     outs() << Bytes;
     return Error::success();
@@ -102,6 +105,12 @@ static Error writeOutput(StringRef Path, StringRef Bytes) {
   Out.os().close();
   if (Out.os().has_error())
     return createStringError(Out.os().error(), "cannot write " + Path);
+  if (!ModeFrom.empty()) {
+    auto Perms = sys::fs::getPermissions(ModeFrom);
+    if (Perms)
+      if (std::error_code PEC = sys::fs::setPermissions(Path, *Perms))
+        return createStringError(PEC, "cannot set the permissions of " + Path);
+  }
   Out.keep();
   return Error::success();
 }
@@ -391,7 +400,9 @@ int main(int argc, char **argv) {
       return fail("refusing to write a binary to a terminal; use -o");
     if (Error E = writeOutput(Out, StringRef(reinterpret_cast<const char *>(
                                                  Bytes->data()),
-                                             Bytes->size())))
+                                             Bytes->size()),
+                              InKind == InputKind::HostBinary ? StringRef(InPath)
+                                                              : StringRef()))
       return fail(toString(std::move(E)));
     return 0;
   }

@@ -64,7 +64,10 @@ enum class HzInst : uint8_t {
 /// Which operands of the producer and consumer must overlap.
 enum class HzRel : uint8_t {
   SGPRDefUse,      ///< P writes an SGPR/VCC/EXEC/M0 that C reads (any use).
-  SGPRDefExplUse,  ///< P writes an SGPR C reads explicitly, or VCC C reads.
+  SGPRDefExplUse,  ///< P writes an SGPR C reads explicitly, or VCC C reads,
+                   ///< as a scalar value (not as a lane mask).
+  SGPRDefMaskUse,  ///< P writes the SGPR pair/VCC C reads as a carry-in or
+                   ///< v_cndmask lane mask.
   SGPRDefLaneSel,  ///< P writes C's lane-select SGPR.
   VCCDef,          ///< P writes VCC (C is fixed by the predicate).
   ExecDef,         ///< P writes EXEC.

@@ -9,7 +9,9 @@
 #define ASMEVO_EMIT_REBUILD_H
 
 #include "asmevo/Lift/LiftedModule.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,7 +21,9 @@ namespace asmevo {
 struct AddressMapEntry {
   uint64_t NewAddr = 0;
   std::optional<uint64_t> OrigAddr; ///< None for instructions an edit added.
-  std::string Function;
+  /// Owned by the RebuildResult that holds the entry (one copy per
+  /// function, not per instruction).
+  llvm::StringRef Function;
 };
 
 struct RebuildResult {
@@ -27,6 +31,12 @@ struct RebuildResult {
   std::vector<uint8_t> Linked;      ///< The final code object.
   std::vector<AddressMapEntry> AddressMap;
   std::vector<std::string> Warnings;
+  /// Storage for AddressMapEntry::Function (stable across moves).
+  std::vector<std::unique_ptr<std::string>> FunctionNames;
+  llvm::StringRef keepName(llvm::StringRef Name) {
+    FunctionNames.push_back(std::make_unique<std::string>(Name.str()));
+    return *FunctionNames.back();
+  }
 };
 
 struct RebuildOptions {

@@ -111,6 +111,9 @@ struct RunOptions {
   unsigned MaxViolations = 20;
   /// Record which instruction addresses executed.
   bool RecordCoverage = false;
+  /// Every byte of LDS at workgroup start. Hardware leaves LDS undefined;
+  /// 0xFF reads as NaN (invisible to min/max), so a verifier varies it.
+  uint8_t LdsFill = 0xFF;
   /// Debugging: print every instruction of one wave with the values it
   /// wrote (lane TraceLane) to this stream.
   llvm::raw_ostream *Trace = nullptr;
