@@ -90,6 +90,10 @@ asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
   KernelResources Res;
   Res.KD = LM.descriptors()[KernelIndex];
   KernelDescriptor &KD = Res.KD;
+  // Nothing changed anywhere: nothing to compute (and no need to walk
+  // every instruction of every kernel looking for calls).
+  if (Known && Known->empty())
+    return Res;
   const LiftedFunction *Kernel = nullptr;
   for (const LiftedFunction &LF : LM.functions())
     if (LF.Range.IsKernel && (unsigned)LF.Range.KernelIndex == KernelIndex)

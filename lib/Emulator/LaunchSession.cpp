@@ -1,6 +1,7 @@
 //===- LaunchSession.cpp - Buffers, kernarg segments, launches ------------===//
 #include "asmevo/Emulator/LaunchSession.h"
 #include "asmevo/Emulator/Float.h"
+#include "asmevo/Emulator/Random.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/KernelMetadata.h"
 #include "llvm/ADT/StringExtras.h"
@@ -167,6 +168,7 @@ static void fill(HostBuffer &B, uint64_t Seed, unsigned Index) {
   default:
     break;
   }
+  NormalSampler Norm(I.A, I.B);
   for (uint64_t E = 0; E < B.Count; ++E) {
     uint8_t *Q = P + E * ES;
     double V = 0;
@@ -179,7 +181,7 @@ static void fill(HostBuffer &B, uint64_t Seed, unsigned Index) {
             int64_t(std::ceil(I.A)), int64_t(std::floor(I.B)))(Rng));
       break;
     case InitSpec::Normal:
-      V = std::normal_distribution<double>(I.A, I.B)(Rng);
+      V = Norm(Rng);
       break;
     case InitSpec::Constant:
       V = I.A;

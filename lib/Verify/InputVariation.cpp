@@ -1,6 +1,7 @@
 //===- InputVariation.cpp - Scales, signs and special values for inputs --===//
 #include "asmevo/Verify/InputVariation.h"
 #include "asmevo/Emulator/Float.h"
+#include "asmevo/Emulator/Random.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/xxhash.h"
 #include <cmath>
@@ -144,7 +145,7 @@ void applyVariation(const InputVariation &V, HostBuffer &B, uint64_t Seed) {
   }
   std::mt19937_64 Rng(Seed * 0x2545F4914F6CDD1Dull ^
                       xxh3_64bits(S.Name));
-  std::normal_distribution<double> Normal(Centre, Width > 0 ? Width : 1);
+  NormalSampler Normal(Centre, Width > 0 ? Width : 1);
   const double Den = denormalOf(T);
   const double Specials[] = {0.0, -0.0, Den, -Den, INFINITY, -INFINITY, NAN};
   uint8_t *P = B.Initial.data();

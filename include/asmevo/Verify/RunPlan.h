@@ -40,7 +40,7 @@ struct RunConfig {
 
 struct PlanOptions {
   unsigned Seeds = 3;
-  unsigned RandomSizes = 2;
+  unsigned RandomSizes = 6;
 };
 
 /// Scalars that determine buffer sizes, grids or kernarg layout.
