@@ -25,8 +25,12 @@ using namespace asmevo::verify_tool;
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "AsmEvo runtime verification tool\n");
+  // A mistyped option must not look like a verdict: check's exit statuses
+  // 1-3 are verdicts, so command-line errors exit 4 like other input errors.
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "AsmEvo runtime verification tool\n",
+                                   &errs()))
+    return 4;
   if (RunCmd)
     return runCommand();
   if (CoverageCmd)
@@ -39,5 +43,5 @@ int main(int argc, char **argv) {
     return specFromMetadataCommand();
   WithColor::error(errs(), "asmevo-verify")
       << "no subcommand given (try 'asmevo-verify run --help')\n";
-  return 2;
+  return 4;
 }
