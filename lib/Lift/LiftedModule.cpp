@@ -69,7 +69,8 @@ static std::optional<uint64_t> addressFromSymbol(const MCSymbol *S) {
 std::optional<uint64_t> LiftedModule::originalAddress(const MachineInstr &MI) {
   if (MCSymbol *S = MI.getPreInstrSymbol())
     return addressFromSymbol(S);
-  const MachineFunction *MF = MI.getMF();
+  // An instruction outside any block has no function to ask.
+  const MachineFunction *MF = MI.getParent() ? MI.getMF() : nullptr;
   if (!MF)
     return std::nullopt;
   const LiftedModule *LM = nullptr;
@@ -133,7 +134,7 @@ LiftedModule::Origin LiftedModule::origin(const MachineInstr &MI,
   MCSymbol *S = MI.getPreInstrSymbol();
   if (S)
     O.Addr = addressFromSymbol(S);
-  else if (symbolsDeferred(MI.getMF()))
+  else if (MI.getParent() && symbolsDeferred(MI.getMF()))
     O.Addr = (P ? P : (P = findLiftPrint(MI))) ? std::optional(P->Addr)
                                                 : std::nullopt;
   if (!O.Addr)
