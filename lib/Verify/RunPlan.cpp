@@ -124,7 +124,20 @@ static Expected<std::string> draw(const LaunchSpec &Spec,
     // are cheap to run.
     double L = std::exp(std::uniform_real_distribution<double>(
         std::log(Lo), std::log(Hi + 1))(Rng));
-    Lo = Hi = std::min(Hi, std::max(Lo, std::floor(L)));
+    int64_t V = int64_t(std::min(Hi, std::max(Lo, std::floor(L))));
+    // On the first six turns, one less than a multiple of 2, 4, ... 64:
+    // the last tile of any power-of-two width up to 64 is then partial,
+    // and a bounds check that is off by one shows. Later turns keep the
+    // plain draw (sizes with other residues).
+    if (Sc.MultipleOf <= 1 && Turn <= 6) {
+      int64_t W = int64_t(1) << Turn;
+      int64_t R = V | (W - 1);
+      while (R > int64_t(Hi) && R - W >= int64_t(Lo))
+        R -= W;
+      if (R >= int64_t(Lo) && R <= int64_t(Hi))
+        V = R;
+    }
+    Lo = Hi = double(V);
   }
   if (isFloatType(Sc.Type)) {
     double V = std::uniform_real_distribution<double>(Lo, Hi)(Rng);

@@ -47,7 +47,7 @@ static cl::opt<std::string> Receipt("receipt",
 static cl::opt<unsigned>
     RandomSizes("random-sizes",
                 cl::desc("Extra runs with sizes drawn from the spec's ranges"),
-                cl::init(6), cl::sub(CheckCmd));
+                cl::init(8), cl::sub(CheckCmd));
 static cl::opt<std::string>
     AddressMapPath("address-map",
                    cl::desc("K1's address map from asmevo-opt --address-map "

@@ -8,7 +8,10 @@
 // Extra "random size" runs also draw the scalars that size buffers and
 // grids, within their ranges but no larger than the largest size the spec
 // lists (the cost of a run stays what the spec author chose), log-uniformly
-// so that small and ragged sizes come up often.
+// so that small sizes come up often, and ragged: the k-th such run makes
+// every size one less than a multiple of 2^k (k = 1..6), so the last tile
+// of every power-of-two width up to 64 is partial; later ones keep the
+// plain draw.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_VERIFY_RUNPLAN_H
@@ -40,7 +43,7 @@ struct RunConfig {
 
 struct PlanOptions {
   unsigned Seeds = 3;
-  unsigned RandomSizes = 6;
+  unsigned RandomSizes = 8;
 };
 
 /// Scalars that determine buffer sizes, grids or kernarg layout.

@@ -51,7 +51,7 @@ struct VerifyOptions {
   /// drawn parameters (RunPlan.h).
   unsigned Seeds = 3;
   /// Extra runs whose sizes are drawn from the spec's ranges.
-  unsigned RandomSizes = 6;
+  unsigned RandomSizes = 8;
   /// Run K0 under a second interleaving to find buffers on which the
   /// oracle itself is not deterministic.
   bool CheckDeterminism = true;
