@@ -1019,6 +1019,11 @@ def main():
     p.add_argument("--min-kill-rate", type=float)
     p.add_argument("--max-flagged-equivalent", type=int)
     p.add_argument("--list-survivors", action="store_true")
+    p.add_argument("--equivalent-mutants",
+                   help="file of mutants shown to be equivalent programs "
+                        "('KERNEL RULE 0xK0ADDR  # why', one per line): "
+                        "left out of the kill rate, listed, and an error "
+                        "if the verifier finds them different")
     p.add_argument("--no-live-only", dest="live_only", action="store_false",
                    help="also mutate instructions K0 does not execute in the "
                    "traced waves")
@@ -1051,9 +1056,28 @@ def main():
     print("%-9s %-10s %7s %9s %9s %10s %7s %6s" %
           ("rule", "kind", "mutants", "different", "violation", "equivalent",
            "unknown", "errors"))
-    tot = {"sem": 0, "killed": 0, "eq": 0, "flagged": 0, "errors": 0}
+    known = {}
+    if args.equivalent_mutants:
+        with open(args.equivalent_mutants) as f:
+            for line in f:
+                line = line.split("#", 1)[0].split()
+                if line:
+                    known[(line[0], line[1], int(line[2], 16))] = False
+    contradicted = []
+    for m in mutants:
+        for (k, r, a) in known:
+            if m["kernel"] == k and m["rule"] == r and \
+                    ("asmevo.orig.%x>" % a) in m["before"]:
+                known[(k, r, a)] = True
+                if m["verdict"] in ("different", "violation"):
+                    contradicted.append(m)
+                m["known_equivalent"] = True
+    tot = {"sem": 0, "killed": 0, "eq": 0, "flagged": 0, "errors": 0,
+           "known": 0}
     for rule in args.rules:
         ms = [m for m in mutants if m["rule"] == rule]
+        tot["known"] += sum(1 for m in ms if m.get("known_equivalent"))
+        ms = [m for m in ms if not m.get("known_equivalent")]
         c = {v: sum(1 for m in ms if m["verdict"] == v) for v in cols}
         kind = "semantic" if rule in SEMANTIC else "equivalent"
         n = len(ms) - c["error"]
@@ -1073,10 +1097,16 @@ def main():
           "time: %.0fs" % (len(names), tot["sem"], tot["killed"], rate,
                             tot["eq"], tot["flagged"], tot["errors"],
                             time.time() - t0))
+    if known:
+        print("mutants shown equivalent (not counted): %d" % tot["known"])
+        for m in mutants:
+            if m.get("known_equivalent"):
+                print("  known equivalent: %s %s [%s] %s" %
+                      (m["kernel"], m["rule"], m["tag"], m["verdict"]))
     if args.list_survivors:
         for m in mutants:
             sem = m["rule"] in SEMANTIC
-            if m["verdict"] == "error" or \
+            if m.get("known_equivalent") or m["verdict"] == "error" or \
                     (sem and m["verdict"] in ("different", "violation")) or \
                     (not sem and m["verdict"] == "equivalent"):
                 continue
@@ -1096,6 +1126,10 @@ def main():
             tot["flagged"] > args.max_flagged_equivalent:
         print("FAIL: %d equivalent rewrites flagged > %d" %
               (tot["flagged"], args.max_flagged_equivalent))
+        ok = False
+    for m in contradicted:
+        print("FAIL: %s %s [%s] is listed as equivalent but judged %s: %s" %
+              (m["kernel"], m["rule"], m["tag"], m["verdict"], m["line"]))
         ok = False
     if problems:
         ok = False
