@@ -23,3 +23,10 @@ echo "== Moving code: an s_nop at the top of every block"
 echo "rebuilt with moved code: $out/device_call.nops.co (address map: $out/device_call.nops.map)"
 echo "== Round-trip check"
 "$opt" "$k" --roundtrip-check
+echo "== Verify the moved code against the original (the emulator is the oracle here: no GPU)"
+s="$here/test/kernels/suite/specs/softmax_rows.yaml"
+sk="$build/test/kernels/suite_softmax_rows-gfx942.co"
+"$opt" "$sk" -run-pass=insert-nops -o "$out/softmax.nops.co" --address-map="$out/softmax.nops.map"
+"$build/bin/asmevo-verify" check "$sk" "$out/softmax.nops.co" --spec "$s" \
+  --address-map="$out/softmax.nops.map" --receipt "$out/softmax.receipt.json"
+echo "receipt: $out/softmax.receipt.json"
