@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds asmevo-opt with AddressSanitizer into its own build directory and
+# Builds asmevo-opt, asmevo-link and asmevo-verify with AddressSanitizer into its own build directory and
 # runs the bad-input tests (test/BadInput) against it: each test's lit
 # configuration comes from that build, so `asmevo-opt` on the tests' PATH is
 # the sanitized binary. Prints how long the build and the tests took.
@@ -27,7 +27,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DASMEVO_ENABLE_ASAN=ON ${ASMEVO_CMAKE_ARGS:-} >/dev/null
 fi
-ninja -C "$build" -j"$jobs" asmevo-opt asmevo-link asmevo-test-kernels
+ninja -C "$build" -j"$jobs" asmevo-opt asmevo-link asmevo-verify asmevo-test-kernels
 t1=$(date +%s)
 
 # The binary must really be instrumented, or this check proves nothing.
