@@ -7,6 +7,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <numeric>
 
 using namespace llvm;
 using namespace asmevo::emu;
@@ -161,6 +162,13 @@ Expected<Listing> listInstructions(const Emulator &E) {
   Listing L;
   ArrayRef<CodeRange> Ranges = CO.codeRanges();
   L.PerFunction.resize(Ranges.size());
+  // Functions do not overlap: the one holding an address is the last that
+  // starts at or before it.
+  std::vector<size_t> ByStart(Ranges.size());
+  std::iota(ByStart.begin(), ByStart.end(), 0);
+  llvm::sort(ByStart, [&](size_t X, size_t Y) {
+    return Ranges[X].Addr < Ranges[Y].Addr;
+  });
   for (const Emulator::DecodedInstruction &D : E.decodedInstructions()) {
     Insn I;
     I.Addr = D.Addr;
@@ -172,9 +180,14 @@ Expected<Listing> listInstructions(const Emulator &E) {
       return B.takeError();
     I.Bytes = *B;
     I.Function = Ranges.size();
-    for (size_t F = 0; F < Ranges.size(); ++F)
-      if (D.Addr >= Ranges[F].Addr && D.Addr < Ranges[F].Addr + Ranges[F].Size)
+    auto After = llvm::upper_bound(ByStart, D.Addr, [&](uint64_t A, size_t F) {
+      return A < Ranges[F].Addr;
+    });
+    if (After != ByStart.begin()) {
+      size_t F = *std::prev(After);
+      if (D.Addr < Ranges[F].Addr + Ranges[F].Size)
         I.Function = F;
+    }
     // Outside every function is padding (s_code_end's s_nops after the
     // last one): never executed, and it moves with the code before it.
     if (I.Function == Ranges.size())
@@ -305,12 +318,28 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
     pairByAlignment(E0.codeObject(), *L0, E1.codeObject(), *L1, P);
   }
 
-  DenseMap<uint64_t, uint64_t> K1ToK0Addr;
-  std::vector<bool> K0Paired(L0->Insns.size());
-  for (auto [I1, I0] : P) {
-    K1ToK0Addr[L1->Insns[I1].Addr] = L0->Insns[I0].Addr;
-    K0Paired[I0] = true;
-  }
+  DenseMap<size_t, size_t> K0ToK1;
+  for (auto [I1, I0] : P)
+    K0ToK1[I0] = I1;
+  // Where a branch lands, as a K0 address: a branch to inserted code (or to
+  // where removed code was) lands, once that code is done, where it did in
+  // K0; the inserted or removed code itself is an edit of its own.
+  auto Landing1 = [&](uint64_t Addr) -> std::optional<uint64_t> {
+    auto I = L1->ByAddr.find(Addr);
+    if (I != L1->ByAddr.end())
+      for (size_t K = I->second; K < L1->Insns.size(); ++K)
+        if (auto T = P.find(K); T != P.end())
+          return L0->Insns[T->second].Addr;
+    return std::nullopt;
+  };
+  auto Landing0 = [&](uint64_t Addr) -> std::optional<uint64_t> {
+    auto I = L0->ByAddr.find(Addr);
+    if (I != L0->ByAddr.end())
+      for (size_t K = I->second; K < L0->Insns.size(); ++K)
+        if (K0ToK1.count(K))
+          return L0->Insns[K].Addr;
+    return std::nullopt;
+  };
   for (size_t I1 = 0; I1 < L1->Insns.size(); ++I1) {
     const Insn &B = L1->Insns[I1];
     EditedInstruction Ed;
@@ -326,30 +355,8 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
     const Insn &A = L0->Insns[It->second];
     bool Same;
     if (A.Target || B.Target) {
-      // A branch to inserted code (or to where removed code was) lands, once
-      // that code is done, where it did in K0; the inserted or removed code
-      // itself is an edit of its own.
-      auto Resolve1 = [&](uint64_t Addr) -> std::optional<uint64_t> {
-        auto I = L1->ByAddr.find(Addr);
-        if (I == L1->ByAddr.end())
-          return std::nullopt;
-        for (size_t K = I->second; K < L1->Insns.size(); ++K)
-          if (auto T = K1ToK0Addr.find(L1->Insns[K].Addr);
-              T != K1ToK0Addr.end())
-            return T->second;
-        return std::nullopt;
-      };
-      auto Resolve0 = [&](uint64_t Addr) -> std::optional<uint64_t> {
-        auto I = L0->ByAddr.find(Addr);
-        if (I == L0->ByAddr.end())
-          return std::nullopt;
-        for (size_t K = I->second; K < L0->Insns.size(); ++K)
-          if (K0Paired[K])
-            return L0->Insns[K].Addr;
-        return std::nullopt;
-      };
-      std::optional<uint64_t> T1 = B.Target ? Resolve1(*B.Target) : std::nullopt;
-      std::optional<uint64_t> T0 = A.Target ? Resolve0(*A.Target) : std::nullopt;
+      std::optional<uint64_t> T1 = B.Target ? Landing1(*B.Target) : std::nullopt;
+      std::optional<uint64_t> T0 = A.Target ? Landing0(*A.Target) : std::nullopt;
       Same = A.Mnemonic == B.Mnemonic && T1 && T0 && *T1 == *T0;
     } else {
       Same = A.Bytes == B.Bytes;
@@ -364,11 +371,8 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
   }
 
   // A removed instruction is exercised where its neighbours now are.
-  DenseMap<size_t, size_t> K0ToK1;
-  for (auto [I1, I0] : P)
-    K0ToK1[I0] = I1;
   for (size_t I0 = 0; I0 < L0->Insns.size(); ++I0) {
-    if (K0Paired[I0])
+    if (K0ToK1.count(I0))
       continue;
     const Insn &A = L0->Insns[I0];
     EditedInstruction Ed;
@@ -379,7 +383,8 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
     std::optional<size_t> Where;
     if (A.Function < L0->PerFunction.size()) {
       const std::vector<size_t> &F = L0->PerFunction[A.Function];
-      auto Pos = std::find(F.begin(), F.end(), I0) - F.begin();
+      // F is in address order, as instruction indices are.
+      auto Pos = std::lower_bound(F.begin(), F.end(), I0) - F.begin();
       for (size_t K = Pos + 1; K < F.size() && !Where; ++K)
         if (K0ToK1.count(F[K]))
           Where = K0ToK1[F[K]];

@@ -115,7 +115,17 @@ Expected<std::vector<AgentRecord>> verify::listAgents(HsaRuntime &R) {
   return Out;
 }
 
-Expected<HsaSystemInfo> verify::queryHsaSystem(StringRef Library) {
+namespace {
+/// A loaded, initialised runtime, its agents, and what they say about the
+/// system (hsa-info and HsaDevice::open both start here).
+struct StartedRuntime {
+  std::unique_ptr<HsaRuntime> R;
+  std::vector<AgentRecord> Agents;
+  HsaSystemInfo Info;
+};
+} // namespace
+
+static Expected<StartedRuntime> startRuntime(StringRef Library) {
   auto R = HsaRuntime::load(Library);
   if (!R)
     return R.takeError();
@@ -124,12 +134,21 @@ Expected<HsaSystemInfo> verify::queryHsaSystem(StringRef Library) {
   auto Agents = listAgents(**R);
   if (!Agents)
     return Agents.takeError();
-  HsaSystemInfo Info;
-  Info.Library = (*R)->libraryPath();
-  Info.Version = (*R)->version();
-  for (AgentRecord &A : *Agents)
-    Info.Agents.push_back(std::move(A.Info));
-  return Info;
+  StartedRuntime S;
+  S.Info.Library = (*R)->libraryPath();
+  S.Info.Version = (*R)->version();
+  for (const AgentRecord &A : *Agents)
+    S.Info.Agents.push_back(A.Info);
+  S.R = std::move(*R);
+  S.Agents = std::move(*Agents);
+  return S;
+}
+
+Expected<HsaSystemInfo> verify::queryHsaSystem(StringRef Library) {
+  auto S = startRuntime(Library);
+  if (!S)
+    return S.takeError();
+  return std::move(S->Info);
 }
 
 Error verify::requireGPU(const HsaSystemInfo &Info) {
@@ -217,27 +236,20 @@ const std::string &HsaDevice::runtimeVersion() const { return P->Version; }
 
 Expected<std::unique_ptr<HsaDevice>> HsaDevice::open(StringRef TargetID,
                                                      StringRef Library) {
-  auto R = HsaRuntime::load(Library);
-  if (!R)
-    return R.takeError();
-  if (Error E = (*R)->init())
-    return std::move(E);
-  auto Agents = listAgents(**R);
-  if (!Agents)
-    return Agents.takeError();
-  HsaSystemInfo Sys;
-  Sys.Library = (*R)->libraryPath();
-  Sys.Version = (*R)->version();
-  for (const AgentRecord &A : *Agents)
-    Sys.Agents.push_back(A.Info);
+  auto Started = startRuntime(Library);
+  if (!Started)
+    return Started.takeError();
+  const HsaSystemInfo &Sys = Started->Info;
   if (Error E = requireGPU(Sys))
     return std::move(E);
+  HsaRuntime &RT = *Started->R;
+  const std::vector<AgentRecord> &Agents = Started->Agents;
   std::string Version = Sys.Version;
   std::string Runtime = "HSA runtime " + Version + ", " + Sys.Library;
   std::vector<std::string> Found;
   const AgentRecord *Pick = nullptr;
   std::string PickISA;
-  for (const AgentRecord &A : *Agents) {
+  for (const AgentRecord &A : Agents) {
     if (!A.Info.IsGPU)
       continue;
     for (const std::string &I : A.Info.ISAs) {
@@ -261,9 +273,9 @@ Expected<std::unique_ptr<HsaDevice>> HsaDevice::open(StringRef TargetID,
   I->AgentName = Pick->Info.Name;
   I->ISA = PickISA;
   I->Version = Version;
-  auto BufPool = findPool(**R, *Agents, true, I->Agent, false, true);
-  auto ArgPool = findPool(**R, *Agents, false, I->Agent, true, false);
-  auto HostPool = findPool(**R, *Agents, false, I->Agent, false, false);
+  auto BufPool = findPool(RT, Agents, true, I->Agent, false, true);
+  auto ArgPool = findPool(RT, Agents, false, I->Agent, true, false);
+  auto HostPool = findPool(RT, Agents, false, I->Agent, false, false);
   if (!BufPool || !ArgPool || !HostPool)
     return createStringError(
         "GPU %s: the HSA runtime offers no %s memory pool the runtime may "
@@ -273,17 +285,17 @@ Expected<std::unique_ptr<HsaDevice>> HsaDevice::open(StringRef TargetID,
   I->BufferPool = *BufPool;
   I->KernargPool = *ArgPool;
   I->HostPool = *HostPool;
-  for (const AgentRecord &A : *Agents)
+  for (const AgentRecord &A : Agents)
     if (!A.Info.IsGPU)
       I->CPUs.push_back(A.Handle);
   uint32_t MaxQ = 0;
-  if (hsa_status_t S = (*R)->hsa_agent_get_info(
+  if (hsa_status_t S = RT.hsa_agent_get_info(
           I->Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &MaxQ))
-    return (*R)->fail("hsa_agent_get_info(QUEUE_MAX_SIZE)", S);
-  if (hsa_status_t S = (*R)->hsa_system_get_info(
+    return RT.fail("hsa_agent_get_info(QUEUE_MAX_SIZE)", S);
+  if (hsa_status_t S = RT.hsa_system_get_info(
           HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &I->TimestampHz))
-    return (*R)->fail("hsa_system_get_info(TIMESTAMP_FREQUENCY)", S);
-  I->RT = std::move(*R);
+    return RT.fail("hsa_system_get_info(TIMESTAMP_FREQUENCY)", S);
+  I->RT = std::move(Started->R);
   // One packet in flight at a time; a small queue is enough (the size must
   // be a power of two no larger than the agent's maximum).
   uint32_t QSize = std::min<uint32_t>(MaxQ, 64);

@@ -131,7 +131,9 @@ struct Side {
 
 class Run {
 public:
-  Run(const LaunchSpec &Spec, const VerifyOptions &O) : Spec(Spec), O(O) {}
+  /// \p LdsTurn picks the LDS fill every side of this run uses.
+  Run(const LaunchSpec &Spec, const VerifyOptions &O, uint64_t LdsTurn)
+      : Spec(Spec), O(O), LdsTurn(LdsTurn) {}
 
   /// K0's side: creates the inputs every other side of this run copies.
   Expected<Side> oracle(const Emulator &E, const RunConfig &R,
@@ -207,10 +209,7 @@ private:
   const LaunchSpec &Spec;
   const VerifyOptions &O;
   std::vector<std::vector<uint8_t>> Initial;
-
-public:
-  /// Which LDS fill the sides of this run use (the same for K0 and K1).
-  uint64_t LdsTurn = 0;
+  uint64_t LdsTurn;
 };
 
 /// Interleaving seeds of the second oracle run, away from the plan's.
@@ -314,8 +313,7 @@ std::optional<Outcome> Verification::compare(Side &K0, Side &K1,
 
 Expected<std::optional<Outcome>> Verification::runOne(const RunConfig &R,
                                                       bool FirstSeed) {
-  Run X(Spec, O);
-  X.LdsTurn = R.InputSeed;
+  Run X(Spec, O, R.InputSeed);
   auto K0 = X.oracle(E0, R, R.Interleave);
   if (!K0)
     return K0.takeError();
@@ -358,7 +356,8 @@ Expected<std::optional<Outcome>> Verification::runOne(const RunConfig &R,
   if (auto Bad = judgeRuns("K1", K1->Out, K1->Guards, false, R))
     return Bad;
   auto Bad = compare(*K0, *K1, R);
-  if (Bad && O.CheckDeterminism) {
+  // (A first seed has just been checked above.)
+  if (Bad && O.CheckDeterminism && !FirstSeed) {
     // K1 may interleave differently from K0 (another instruction count);
     // a difference K0 can produce on its own under another interleaving
     // says nothing about K1.
