@@ -3,6 +3,8 @@
 #include "asmevo/Emulator/Float.h"
 #include "asmevo/Emulator/Random.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 #include <cmath>
 #include <cstring>
@@ -26,7 +28,7 @@ std::string InputVariation::describe() const {
   if (Normal)
     Add("normal");
   if (Scale != 1)
-    Add("x" + Twine(Scale == 3 ? "3" : Scale == 0.01 ? "0.01" : "?"));
+    Add("x" + formatv("{0}", format("%g", Scale)).str());
   if (Negate)
     Add("negated");
   if (SpecialEvery)
