@@ -126,7 +126,8 @@ struct StartedRuntime {
 } // namespace
 
 static Expected<StartedRuntime> startRuntime(StringRef Library) {
-  auto R = HsaRuntime::load(Library);
+  auto R = HsaRuntime::load(Library.empty() ? StringRef(defaultHsaRuntime())
+                                            : Library);
   if (!R)
     return R.takeError();
   if (Error E = (*R)->init())

@@ -124,9 +124,7 @@ int checkCommand() {
   }
   std::unique_ptr<HsaDevice> Device;
   if (BackendOpt == CheckBackend::Hsa) {
-    auto D = HsaDevice::open((*K0)->target().targetID(),
-                             HsaRuntimeLib.empty() ? defaultHsaRuntime()
-                                                   : std::string(HsaRuntimeLib));
+    auto D = HsaDevice::open((*K0)->target().targetID(), HsaRuntimeLib);
     if (!D)
       return inputError(toString(D.takeError()));
     Device = std::move(*D);

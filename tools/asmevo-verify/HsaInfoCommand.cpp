@@ -28,9 +28,7 @@ static cl::opt<std::string>
             cl::value_desc("library"), cl::sub(HsaInfoCmd));
 
 int hsaInfoCommand() {
-  std::string Lib =
-      Runtime.empty() ? verify::defaultHsaRuntime() : std::string(Runtime);
-  auto Info = verify::queryHsaSystem(Lib);
+  auto Info = verify::queryHsaSystem(Runtime);
   Error E = Info ? verify::requireGPU(*Info) : Info.takeError();
   if (E) {
     WithColor::error(errs(), "asmevo-verify") << toString(std::move(E))

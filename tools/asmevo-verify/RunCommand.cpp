@@ -135,9 +135,7 @@ static int runOnHsa(const CodeObject &CO, LaunchSession &S, bool AnyNpy) {
     if (O->getNumOccurrences())
       return fail("--" + O->ArgStr + " applies to the emulator only, not "
                   "--backend=hsa");
-  std::string Lib = HsaRuntime.empty() ? verify::defaultHsaRuntime()
-                                       : std::string(HsaRuntime);
-  auto Dev = verify::HsaDevice::open(CO.target().targetID(), Lib);
+  auto Dev = verify::HsaDevice::open(CO.target().targetID(), HsaRuntime);
   if (!Dev)
     return fail(toString(Dev.takeError()), 4);
   auto R = (*Dev)->run(CO, S);

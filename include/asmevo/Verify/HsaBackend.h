@@ -39,7 +39,9 @@ class LaunchSession;
 
 namespace verify {
 
-/// $ASMEVO_HSA_RUNTIME if set, else "libhsa-runtime64.so.1".
+/// $ASMEVO_HSA_RUNTIME if set, else "libhsa-runtime64.so.1": the library
+/// every function below loads when it is given "" (a tool's unset
+/// --hsa-runtime).
 std::string defaultHsaRuntime();
 
 struct HsaAgentInfo {
@@ -60,7 +62,7 @@ struct HsaSystemInfo {
 /// hsa-info). Fails only when the runtime cannot be loaded or initialised;
 /// a system without a GPU agent is a successful answer.
 llvm::Expected<HsaSystemInfo>
-queryHsaSystem(llvm::StringRef Library = defaultHsaRuntime());
+queryHsaSystem(llvm::StringRef Library = "");
 
 /// Success when \p Info lists a GPU agent, else the one-line "no AMD GPU
 /// found (HSA runtime VERSION, LIBRARY: N agents, none is a GPU)".
@@ -102,7 +104,7 @@ public:
   /// hsa_init fails, "no AMD GPU found (...)", or no GPU of that target.
   static llvm::Expected<std::unique_ptr<HsaDevice>>
   open(llvm::StringRef TargetID,
-       llvm::StringRef Library = defaultHsaRuntime());
+       llvm::StringRef Library = "");
   ~HsaDevice();
 
   /// Runs every launch of \p S (created for \p CO; its buffers' Initial
