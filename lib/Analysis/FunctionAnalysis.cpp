@@ -24,7 +24,8 @@ FunctionAnalysis asmevo::analyzeFunction(const LiftedModule &LM,
   if (Opts.Liveness)
     A.Live = computeLiveness(A.Seq);
   A.Regs = computeRegisterUse(A.Seq);
-  A.Hazards = checkHazards(A.Seq, F);
+  for (HazardHit &H : checkHazards(A.Seq, F))
+    (H.Rule->Advisory ? A.Advisories : A.Hazards).push_back(H);
   A.SoftClauses = checkSoftClauses(A.Seq, F);
   A.Waits = analyzeWaitcnts(A.Seq, F, Opts.Waitcnt);
   for (const InstrRecord &I : A.Seq.Instrs) {

@@ -141,11 +141,14 @@ static const HazardRule Rules[] = {
     // LLVM (checkVALUHazards, hasVDecCoExecHazard: true for gfx940/942/950)
     // asks 2 wait states before every explicit SGPR use and every VCC read.
     // The CDNA3 table, as AMD reproduces it (ROCm/rocRoller
-    // VALUWriteSGPRVCC94x.hpp), asks 2 when the SGPR/VCC is read "as a
-    // constant" and none when it is read as a carry-in. The two rows keep
-    // the cases apart: scalar-value reads (both sources agree) and mask
-    // reads (carry-in and v_cndmask lane mask: LLVM only). Compiled code
-    // carries LLVM's s_nop for both, so the mutation test needs both.
+    // VALUWriteSGPRVCC94x.hpp: v_readlane/v_readfirstlane/v_cmp/v_add/v_sub/
+    // v_div_scale writes SGPR/VCC -> "v_* read as constant": 2), adds "if the
+    // SGPR/VCC is read as a carry ... 0 NOPs are required". rocRoller's
+    // implementation applies the 2 to every scalar source but the lane
+    // select, v_cndmask's lane mask included, and Tensile's generated
+    // gfx942 kernels keep 2 before every v_cndmask mask
+    // (test/Analysis/corpus-handwritten.test). So values and lane masks are
+    // one rule that every source agrees on; the carry-in is LLVM's alone.
     {"valu-sgpr-valu",
      TgtGFX940Plus,
      HzInst::VALU,
@@ -156,19 +159,20 @@ static const HazardRule Rules[] = {
      -1,
      ISA_940 " (VALU writes SGPR/VCC -> VALU reads it as a constant); "
              "[LLVM] checkVALUHazards (hasVDecCoExecHazard)",
-     "VALU writes SGPR/VCC, VALU reads it as a scalar value"},
-    {"valu-sgpr-valu-mask",
+     "VALU writes SGPR/VCC, VALU reads it as a value or v_cndmask lane "
+     "mask"},
+    {"valu-sgpr-valu-carry",
      TgtGFX940Plus,
      HzInst::VALU,
      HzInst::VALU,
-     HzRel::SGPRDefMaskUse,
+     HzRel::SGPRDefCarryUse,
      2,
      {0, 0, 0, 0},
      -1,
      "[LLVM] checkVALUHazards (hasVDecCoExecHazard: every VCC read and "
-     "explicit SGPR use); " ISA_940 " lists 0 wait states for a carry-in",
-     "VALU writes SGPR/VCC, v_addc/v_subb carry-in or v_cndmask mask reads "
-     "it"},
+     "explicit SGPR use); " ISA_940 " asks 0 wait states for a carry-in",
+     "VALU writes SGPR/VCC, v_addc/v_subb/v_subbrev reads it as carry-in",
+     /*Advisory=*/true},
     {"valu-exec-rwlane",
      TgtGFX940Plus,
      HzInst::VALU,

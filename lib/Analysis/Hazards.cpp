@@ -118,15 +118,15 @@ static int maxWaits(const HazardRule &R) {
   return M;
 }
 
-/// \p A is the carry-in of v_addc/v_subb/v_subbrev or the lane mask of
-/// v_cndmask: the one 64-bit scalar source of those opcodes (wave64), an
-/// explicit SGPR pair (VOP3) or the implicit VCC (VOP2, DPP, SDWA).
-static bool isLaneMaskRead(const InstrRecord &C, const RegAccess &A) {
+/// \p A is the carry-in of v_addc/v_subb/v_subbrev: the one 64-bit scalar
+/// source of those opcodes (wave64), an explicit SGPR pair (VOP3) or the
+/// implicit VCC (VOP2, DPP, SDWA).
+static bool isCarryInRead(const InstrRecord &C, const RegAccess &A) {
   if (A.Def || A.Slots.Count != 2 || !isSGPRLike(A.Slots.First))
     return false;
   StringRef N = C.F->Name;
-  return N.starts_with("V_CNDMASK_") || N.starts_with("V_ADDC_") ||
-         N.starts_with("V_SUBB_") || N.starts_with("V_SUBBREV_");
+  return N.starts_with("V_ADDC_") || N.starts_with("V_SUBB_") ||
+         N.starts_with("V_SUBBREV_");
 }
 
 static constexpr uint64_t SingleBit = 1ull << 63;
@@ -173,9 +173,9 @@ struct Prober {
     case HzRel::SGPRDefExplUse:
       return !A.Def && isSGPRLike(A.Slots.First) &&
              (!A.Implicit || A.Slots.overlaps({slot::VCCLo, 2})) &&
-             !isLaneMaskRead(C, A);
-    case HzRel::SGPRDefMaskUse:
-      return isLaneMaskRead(C, A) &&
+             !isCarryInRead(C, A);
+    case HzRel::SGPRDefCarryUse:
+      return isCarryInRead(C, A) &&
              (!A.Implicit || A.Slots.overlaps({slot::VCCLo, 2}));
     case HzRel::SGPRDefLaneSel:
       return !A.Def && !A.Implicit && A.OpIdx == 2 && isSGPRLike(A.Slots.First);
@@ -292,7 +292,7 @@ struct Prober {
       switch (R.Rel) {
       case HzRel::SGPRDefUse:
       case HzRel::SGPRDefExplUse:
-      case HzRel::SGPRDefMaskUse:
+      case HzRel::SGPRDefCarryUse:
       case HzRel::SGPRDefLaneSel:
         Hit = producerDefines(P, A.Slots, true, HitRange);
         break;

@@ -49,6 +49,21 @@ static bool passesOfClass(const MCSubtargetInfo &STI, unsigned SchedClass,
   return true;
 }
 
+/// SISchedule.td puts every non-DGEMM MFMA on HWXDL, but on gfx940+ LLVM
+/// asks its per-opcode table (SIInstrInfo::isXDL, getMAIIsGFX940XDL), which
+/// leaves out the f32-source forms (v_mfma_f32_32x32x1_2b_f32 ...
+/// 16x16x4_f32): llc-22 -mcpu=gfx942 waits passes+2, not passes+3, before a
+/// VALU reads their result. Their LLVM names end in <digits>F32; the xf32
+/// forms (..._X8XF32) do not.
+static bool isGFX940NonXDL(StringRef Name) {
+  if (!Name.consume_front("V_MFMA_F32_"))
+    return false;
+  size_t X = Name.find('_');
+  StringRef Shape = Name.substr(0, X);
+  return Shape.size() > 3 && Shape.ends_with("F32") &&
+         isDigit(Shape[Shape.size() - 4]);
+}
+
 static void mfmaPasses(const MCSubtargetInfo &STI, const MCInstrDesc &D,
                        OpcodeFacts &F) {
   const MCSchedModel &SM = STI.getSchedModel();
@@ -77,8 +92,13 @@ bool ISAFacts::resolveMFMA(const MCInst &MI, unsigned &Passes,
     const MCSchedClassDesc *D = SM.getSchedClassDesc(SC);
     if (!D || !D->isValid())
       return false;
-    if (!D->isVariant())
-      return passesOfClass(STI, SC, Passes, XDL);
+    if (!D->isVariant()) {
+      if (!passesOfClass(STI, SC, Passes, XDL))
+        return false;
+      if (isGFX940Plus() && isGFX940NonXDL(TC.opcodeName(MI.getOpcode())))
+        XDL = false;
+      return true;
+    }
     SC = STI.resolveVariantSchedClass(SC, &MI, &TC.instrInfo(),
                                       SM.getProcessorID());
     if (!SC)
@@ -144,6 +164,8 @@ OpcodeFacts ISAFacts::compute(unsigned Opcode) const {
       if (N.contains("_F64_"))
         C |= ic::DGEMM;
       mfmaPasses(TC.subtargetInfo(), D, F);
+      if (isGFX940Plus() && isGFX940NonXDL(N))
+        C &= ~ic::XDL;
     }
   }
   bool Mem = F.is(ic::VMEM | ic::SMEM | ic::DS);

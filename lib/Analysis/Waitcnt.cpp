@@ -7,6 +7,16 @@
 // writes it. Entry states are normalized (UB = Base, old completed scores
 // clamped) so the fixpoint is finite.
 //
+// LDS operations complete in order among themselves even while SMEM (or a
+// message) makes lgkmcnt as a whole out of order (AMDGPUUsage, memory model
+// GFX942: "LDS operations ... complete in the order they were issued" for
+// one wave; LLVM's SIInsertWaitcnts names this refinement in its TODO). So
+// DS operations also keep a timeline of their own: lgkmcnt(N) leaves at
+// most N operations of any kind in flight, hence at most N DS operations,
+// hence every DS operation with N or more newer DS operations complete.
+// A DS load or write is judged on that timeline unless a FLAT operation
+// (which may access LDS too) is pending.
+//
 // Slack: when an s_waitcnt W would force an operation (if the waits before
 // it were relaxed, W alone would still force it), W becomes its "forcer";
 // a later use of the operation's result demands W to keep forcing it, i.e.
@@ -39,7 +49,13 @@ struct Entry {
   uint32_t Score[NumCnt] = {0, 0, 0};
   int32_t Forcer[NumCnt] = {-1, -1, -1};
   uint8_t Newer[NumCnt] = {0, 0, 0};
-  bool zero() const { return !Score[0] && !Score[1] && !Score[2]; }
+  /// Position on the DS-only timeline of the DS operation that writes this
+  /// slot (0: not a DS operation, or none pending). Counter 1's Forcer and
+  /// Newer then describe that timeline.
+  uint32_t DsScore = 0;
+  bool zero() const {
+    return !Score[0] && !Score[1] && !Score[2] && !DsScore;
+  }
 };
 
 /// Sparse: only slots some memory operation wrote are present, so copies
@@ -48,6 +64,12 @@ struct State {
   uint32_t UB[NumCnt] = {Base, Base, Base};
   uint32_t LB[NumCnt] = {Base, Base, Base};
   uint8_t Kinds[NumCnt] = {0, 0, 0};
+  uint32_t DsUB = Base, DsLB = Base; ///< The DS-only timeline.
+  /// An s_barrier passed with DS writes in flight (-1: none), and the
+  /// lgkmcnt it needed. Reported at the first LDS access after it, where
+  /// another wave could read the unpublished data or write under it.
+  int32_t RelBarrier = -1;
+  uint8_t RelNeed = 0;
   std::vector<Entry> E;
   bool Valid = false;
 
@@ -72,6 +94,12 @@ struct State {
       LB[C] = UB[C] - Cap;
     if (UB[C] == LB[C])
       Kinds[C] = 0;
+    if (C == 1 && DsUB - DsLB > Cap)
+      DsLB = DsUB - Cap;
+  }
+  /// The DS timeline decides for \p En (a DS operation's slot).
+  bool dsOrdered(const Entry &En) const {
+    return En.DsScore && !(Kinds[1] & KFlatLgkm);
   }
   /// Rebases every counter so UB == Base, drops empty entries, sorts.
   void normalize() {
@@ -90,6 +118,18 @@ struct State {
       UB[C] = Base;
       LB[C] = NewLB;
     }
+    int64_t DsShift = (int64_t)Base - DsUB;
+    uint32_t NewDsLB = (uint32_t)((int64_t)DsLB + DsShift);
+    for (Entry &En : E) {
+      if (!En.DsScore)
+        continue;
+      int64_t V = (int64_t)En.DsScore + DsShift;
+      if (En.DsScore <= DsLB)
+        V = std::max<int64_t>(std::min<int64_t>(V, NewDsLB), Base - OldestKept);
+      En.DsScore = (uint32_t)std::max<int64_t>(V, 1);
+    }
+    DsUB = Base;
+    DsLB = NewDsLB;
     llvm::erase_if(E, [](const Entry &En) { return En.zero(); });
     llvm::sort(E,
                [](const Entry &A, const Entry &B) { return A.Slot < B.Slot; });
@@ -101,6 +141,16 @@ struct State {
       return true;
     }
     bool Changed = false;
+    if (O.RelBarrier >= 0 && (RelBarrier < 0 || O.RelBarrier < RelBarrier)) {
+      RelBarrier = O.RelBarrier;
+      RelNeed = O.RelNeed;
+      Changed = true;
+    }
+    uint32_t OldDsLB = DsLB;
+    if (O.DsLB < DsLB) {
+      DsLB = O.DsLB;
+      Changed = true;
+    }
     uint32_t OldLB[NumCnt];
     for (unsigned C = 0; C < NumCnt; ++C) {
       OldLB[C] = LB[C];
@@ -146,6 +196,23 @@ struct State {
         R.Forcer[C] = TakeO ? B.Forcer[C] : A.Forcer[C];
         R.Newer[C] = TakeO ? B.Newer[C] : A.Newer[C];
       }
+      {
+        uint32_t SA = A.DsScore, SB = B.DsScore;
+        bool PA = SA > OldDsLB, PB = SB > O.DsLB;
+        uint32_t V;
+        if (PA || PB) {
+          V = PB && (!PA || SB > SA) ? SB : SA;
+        } else {
+          V = (SA || SB) ? std::min(std::max(SA, SB), DsLB) : 0;
+        }
+        // A slot one path wrote by DS and the other by something else is
+        // not a DS slot after the join.
+        if ((SA == 0) != (SB == 0) && TakeA && TakeB)
+          V = 0;
+        if (V != SA)
+          Changed = true;
+        R.DsScore = V;
+      }
       Out.push_back(R);
       I += TakeA;
       J += TakeB;
@@ -157,10 +224,11 @@ struct State {
     for (unsigned C = 0; C < NumCnt; ++C)
       if (LB[C] != O.LB[C] || UB[C] != O.UB[C] || Kinds[C] != O.Kinds[C])
         return false;
-    if (E.size() != O.E.size())
+    if (DsLB != O.DsLB || DsUB != O.DsUB || RelBarrier != O.RelBarrier ||
+        E.size() != O.E.size())
       return false;
     for (size_t I = 0; I < E.size(); ++I)
-      if (E[I].Slot != O.E[I].Slot ||
+      if (E[I].Slot != O.E[I].Slot || E[I].DsScore != O.E[I].DsScore ||
           !std::equal(E[I].Score, E[I].Score + NumCnt, O.E[I].Score))
         return false;
     return true;
@@ -214,6 +282,15 @@ public:
         Exit[B] = std::move(S);
       }
     }
+    // Barrier violations are found at the read after them.
+    std::vector<std::pair<unsigned, unsigned>> Keys;
+    for (unsigned I = 0; I < Viol.size(); ++I)
+      Keys.push_back({Viol[I].Instr, I});
+    llvm::sort(Keys);
+    std::vector<WaitViolation> Sorted;
+    for (auto [Instr, I] : Keys)
+      Sorted.push_back(Viol[I]);
+    Viol = std::move(Sorted);
     R.Violations = std::move(Viol);
     for (unsigned W = 0; W < R.Waits.size(); ++W)
       for (unsigned C = 0; C < NumCnt; ++C) {
@@ -302,22 +379,30 @@ private:
     }
   }
 
+  /// Whether the operation writing \p Slot may still be in flight on
+  /// counter \p C; \p N receives the wait that would force it (a wait can
+  /// name at most max-1 operations still in flight).
+  static bool pending(const State &S, const Entry &En, unsigned C,
+                      unsigned &N) {
+    uint32_t Sc = En.Score[C];
+    bool Ds = C == 1 && S.dsOrdered(En);
+    if (!Sc || (Ds ? En.DsScore <= S.DsLB : Sc <= S.LB[C]))
+      return false;
+    N = Ds ? std::min<unsigned>(S.DsUB - En.DsScore, maxCount(C) - 1)
+        : S.outOfOrder(C) ? 0
+                          : std::min<unsigned>(S.UB[C] - Sc, maxCount(C) - 1);
+    return true;
+  }
+
   void need(State &S, unsigned Idx, unsigned Slot, unsigned C, WaitNeedKind K,
             SlotRange Reg, bool Record) {
     Entry *En = lookup(S, Slot);
-    if (!En)
+    if (!En || !En->Score[C])
       return;
-    uint32_t Sc = En->Score[C];
-    if (!Sc)
-      return;
-    if (Sc > S.LB[C]) {
-      if (!Record)
-        return;
-      // A wait can name at most max-1 operations still in flight.
-      unsigned N = S.outOfOrder(C)
-                       ? 0
-                       : std::min<unsigned>(S.UB[C] - Sc, maxCount(C) - 1);
-      addViolation(Idx, K, C, N, Reg);
+    unsigned N;
+    if (pending(S, *En, C, N)) {
+      if (Record)
+        addViolation(Idx, K, C, N, Reg);
       return;
     }
     int32_t W = En->Forcer[C];
@@ -325,6 +410,41 @@ private:
       uint8_t &D = Demand[W * NumCnt + C];
       D = std::min(D, En->Newer[C]);
     }
+  }
+
+  /// DS writes still in flight at an s_barrier are unpublished: another
+  /// wave may read LDS right after it (AMDGPUUsage memory model: a
+  /// workgroup release needs lgkmcnt(0) before the barrier). They become a
+  /// violation only if an LDS access can follow before a barrier that finds
+  /// them complete: a read could see stale data, a write could land before
+  /// them and be overwritten. Until then no wave touches LDS.
+  void barrier(State &S, unsigned Idx, bool Record) {
+    const Entry *En = lookup(S, LDSSlot);
+    unsigned N;
+    if (En && pending(S, *En, 1, N)) {
+      if (S.RelBarrier < 0) {
+        S.RelBarrier = Idx;
+        S.RelNeed = N;
+      }
+      return;
+    }
+    // Complete here: this barrier publishes them, and the wait that made
+    // them complete is needed (need() records that demand).
+    need(S, Idx, LDSSlot, 1, WaitNeedKind::Barrier, SlotRange(), Record);
+    S.RelBarrier = -1;
+  }
+
+  void addBarrierViolation(unsigned Barrier, unsigned N) {
+    for (WaitViolation &V : Viol)
+      if (V.Instr == Barrier && V.Kind == WaitNeedKind::Barrier) {
+        V.Needed.set(cnt::LGKM, std::min(V.Needed.get(cnt::LGKM), N));
+        return;
+      }
+    WaitViolation V;
+    V.Instr = Barrier;
+    V.Kind = WaitNeedKind::Barrier;
+    V.Needed.set(cnt::LGKM, N);
+    Viol.push_back(V);
   }
 
   void addViolation(unsigned Idx, WaitNeedKind K, unsigned C, unsigned N,
@@ -364,6 +484,11 @@ private:
             // Same-counter in-order writes land in issue order.
             if ((F.Counters & CntBit[C]) && !S.outOfOrder(C))
               continue;
+            if (C == 1 && kindOf(F, 1) == KLds) {
+              const Entry *En = lookup(S, Sl);
+              if (En && S.dsOrdered(*En))
+                continue;
+            }
             need(S, Idx, Sl, C, WaitNeedKind::WriteAfterWrite, A.Slots, Record);
           } else {
             need(S, Idx, Sl, C, WaitNeedKind::Read, A.Slots, Record);
@@ -374,7 +499,17 @@ private:
     // DMA is not required here: pipelines fill one LDS buffer by DMA while
     // the waves synchronise on another, and addresses are not known.
     if (F.is(ic::Barrier))
-      need(S, Idx, LDSSlot, 1, WaitNeedKind::Barrier, SlotRange(), Record);
+      barrier(S, Idx, Record);
+    // Reaching s_endpgm with them unpublished is reported too, though no
+    // wave touches LDS again: the memory model asks for the release before
+    // the barrier regardless, compilers keep it, and an edit that drops it
+    // is not one we can call safe.
+    if ((F.readsLDS() || F.writesLDS() || F.is(ic::EndPgm)) &&
+        S.RelBarrier >= 0) {
+      if (Record)
+        addBarrierViolation(S.RelBarrier, S.RelNeed);
+      S.RelBarrier = -1;
+    }
     if (Opts.LDSDMABeforeDSRead && F.readsLDS())
       need(S, Idx, LDSSlot, 0, WaitNeedKind::Read, SlotRange(), Record);
 
@@ -388,6 +523,8 @@ private:
           continue;
         ++S.UB[C];
         S.Kinds[C] |= kindOf(F, C);
+        if (C == 1 && kindOf(F, C) == KLds)
+          ++S.DsUB;
         S.clampPending(C);
       }
     }
@@ -404,6 +541,9 @@ private:
           En->Forcer[C] = -1;
           En->Newer[C] = 0;
         }
+        En->DsScore = Loads && kindOf(F, 1) == KLds && (F.Counters & cnt::LGKM)
+                          ? S.DsUB
+                          : 0;
       }
     }
     if (F.writesLDS() || (F.is(ic::FLAT) && F.MayStore)) {
@@ -416,6 +556,8 @@ private:
         Entry &En = getOrAdd(S, LDSSlot);
         En.Score[C] = S.UB[C];
         En.Forcer[C] = -1;
+        if (C == 1)
+          En.DsScore = kindOf(F, 1) == KLds ? S.DsUB : 0;
       }
     }
     if (F.Flow == FlowKind::Call) {
@@ -425,6 +567,7 @@ private:
         S.LB[C] = S.UB[C];
         S.Kinds[C] = 0;
       }
+      S.DsLB = S.DsUB;
     }
   }
 
@@ -458,13 +601,17 @@ private:
         uint32_t Sc = En.Score[C];
         if (!Sc)
           continue;
-        uint32_t Newer = S.UB[C] - Sc;
-        bool Forces = OOO ? N == 0 : Newer >= N;
+        bool Ds = C == 1 && S.dsOrdered(En);
+        uint32_t Newer = Ds ? S.DsUB - En.DsScore : S.UB[C] - Sc;
+        bool InOrder = Ds || !OOO;
+        bool Forces = InOrder ? Newer >= N : N == 0;
         if (!Forces)
           continue;
         En.Forcer[C] = WI;
-        En.Newer[C] = OOO ? 0 : (uint8_t)std::min<uint32_t>(Newer, 254);
+        En.Newer[C] = InOrder ? (uint8_t)std::min<uint32_t>(Newer, 254) : 0;
       }
+      if (C == 1)
+        S.DsLB = std::max(S.DsLB, S.DsUB - N);
       if (N == 0)
         S.LB[C] = S.UB[C];
       else if (!OOO)

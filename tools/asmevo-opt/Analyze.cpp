@@ -170,6 +170,9 @@ static json::Value functionJSON(const FunctionAnalysis &A,
   AddHits(A.Hazards);
   AddHits(A.SoftClauses);
   J["hazards"] = std::move(Hz);
+  Hz = json::Array();
+  AddHits(A.Advisories);
+  J["advisories"] = std::move(Hz);
   J["violations"] = (int64_t)A.violations();
   return J;
 }
@@ -247,14 +250,20 @@ static void printText(raw_ostream &OS, const FunctionAnalysis &A,
   };
   Print(A.Hazards);
   Print(A.SoftClauses);
+  if (A.Advisories.empty())
+    return;
+  OS << "    advisories: " << A.Advisories.size() << "\n";
+  Print(A.Advisories);
 }
 
 Error asmevo::printAnalysis(raw_ostream &OS, LiftedModule &LM, bool JSON) {
   ISAFacts F(LM.target());
   ModuleResult M = analyzeModule(LM, F);
-  unsigned Total = 0;
-  for (const FunctionAnalysis &A : M.Fns)
+  unsigned Total = 0, Advisories = 0;
+  for (const FunctionAnalysis &A : M.Fns) {
     Total += A.violations();
+    Advisories += A.Advisories.size();
+  }
   if (JSON) {
     json::Array Fns;
     for (unsigned I = 0; I < M.Fns.size(); ++I)
@@ -263,6 +272,7 @@ Error asmevo::printAnalysis(raw_ostream &OS, LiftedModule &LM, bool JSON) {
                                  {"file", LM.original().name()},
                                  {"target", LM.target().info().targetID()},
                                  {"violations", Total},
+                                 {"advisories", Advisories},
                                  {"functions", std::move(Fns)}};
     OS << formatv("{0:2}", V) << "\n";
     return Error::success();
@@ -270,6 +280,7 @@ Error asmevo::printAnalysis(raw_ostream &OS, LiftedModule &LM, bool JSON) {
   OS << "---\nfile: '" << LM.original().name() << "'\n"
      << "target: " << LM.target().info().targetID() << "\n"
      << "violations: " << Total << "\n"
+     << "advisories: " << Advisories << "\n"
      << "functions:\n";
   for (unsigned I = 0; I < M.Fns.size(); ++I)
     printText(OS, M.Fns[I], M.Res[I]);

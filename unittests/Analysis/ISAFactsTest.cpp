@@ -33,6 +33,14 @@ TEST(ISAFacts, MFMA) {
   EXPECT_EQ(target("gfx90a").facts("V_MFMA_F32_32X32X8F16_vi").Passes, 16u);
   EXPECT_EQ(T.facts("V_MFMA_F32_4X4X1F32_vi").Passes, 2u);
   EXPECT_EQ(T.facts("V_MFMA_F32_16X16X32_FP8_FP8_gfx940_acd").Passes, 4u);
+  // f32-source MFMAs are not XDL on gfx940+ (getMAIIsGFX940XDL), but are on
+  // gfx90a; the xf32 forms are XDL.
+  for (const char *N : {"V_MFMA_F32_32X32X2F32_gfx940_vcd",
+                        "V_MFMA_F32_16X16X4F32_gfx940_vcd",
+                        "V_MFMA_F32_4X4X1F32_gfx940_vcd"})
+    EXPECT_FALSE(T.facts(N).is(ic::XDL)) << N;
+  EXPECT_TRUE(target("gfx90a").facts("V_MFMA_F32_32X32X2F32_vi").is(ic::XDL));
+  EXPECT_TRUE(T.facts("V_MFMA_F32_32X32X4XF32_gfx940_vcd").is(ic::XDL));
 
   const OpcodeFacts &D = T.facts("V_MFMA_F64_16X16X4F64_gfx90a_acd");
   EXPECT_TRUE(D.is(ic::MFMA));

@@ -88,6 +88,9 @@ struct FunctionAnalysis {
   Liveness Live;
   RegisterUse Regs;
   std::vector<HazardHit> Hazards; ///< Wait-state rules.
+  /// Hits of rules only LLVM's model has (HazardRule::Advisory): reported,
+  /// not counted in violations().
+  std::vector<HazardHit> Advisories;
   std::vector<HazardHit> SoftClauses;
   WaitcntResult Waits;
   unsigned NumNops = 0, NumWaitcnts = 0;

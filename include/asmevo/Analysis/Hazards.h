@@ -65,9 +65,8 @@ enum class HzInst : uint8_t {
 enum class HzRel : uint8_t {
   SGPRDefUse,      ///< P writes an SGPR/VCC/EXEC/M0 that C reads (any use).
   SGPRDefExplUse,  ///< P writes an SGPR C reads explicitly, or VCC C reads,
-                   ///< as a scalar value (not as a lane mask).
-  SGPRDefMaskUse,  ///< P writes the SGPR pair/VCC C reads as a carry-in or
-                   ///< v_cndmask lane mask.
+                   ///< as a value or v_cndmask lane mask (not a carry-in).
+  SGPRDefCarryUse, ///< P writes the SGPR pair/VCC C reads as a carry-in.
   SGPRDefLaneSel,  ///< P writes C's lane-select SGPR.
   VCCDef,          ///< P writes VCC (C is fixed by the predicate).
   ExecDef,         ///< P writes EXEC.
@@ -115,6 +114,11 @@ struct HazardRule {
   int8_t PassesPlus;
   const char *Source;
   const char *Text;
+  /// Only LLVM's model asks for these wait states; the ISA table says the
+  /// hardware needs none. Reported as an advisory, not a violation: a
+  /// hand-written kernel may rely on the table, but code a compiler built
+  /// carries LLVM's wait states and an edit must not remove them.
+  bool Advisory = false;
 };
 
 /// The rule table (all targets; filter with ruleApplies).
