@@ -1,5 +1,6 @@
 //===- ISAFacts.cpp -------------------------------------------------------===//
 #include "asmevo/Analysis/ISAFacts.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,6 +65,24 @@ static bool isGFX940NonXDL(StringRef Name) {
          isDigit(Shape[Shape.size() - 4]);
 }
 
+/// gfx950's F8F6F4 MFMAs take twice the passes when either operand is
+/// FP8/BF8 (8 registers; the opcode name carries the operand widths, e.g.
+/// _f4_f8): clang-22 -O2 for gfx950 waits 20 wait states (16 passes) after
+/// v_mfma_scale_f32_32x32x64_f8f6f4 with cbsz:0 or cbsz:4 blgp:0, 12
+/// (8 passes) with cbsz:4 blgp:4. The scheduling model's variant does not
+/// resolve on an MCInst. Returns 0 for other opcodes.
+static unsigned f8f6f4Passes(StringRef Name) {
+  size_t At = Name.find("_F8F6F4_");
+  if (At == StringRef::npos)
+    return 0;
+  SmallVector<StringRef, 4> Ops;
+  Name.substr(At + 8).split(Ops, '_');
+  bool F8 = (Ops.size() > 0 && Ops[0] == "f8") ||
+            (Ops.size() > 1 && Ops[1] == "f8");
+  unsigned Base = Name.contains("32X32X64") ? 8 : 4;
+  return F8 ? 2 * Base : Base;
+}
+
 static void mfmaPasses(const MCSubtargetInfo &STI, const MCInstrDesc &D,
                        OpcodeFacts &F) {
   const MCSchedModel &SM = STI.getSchedModel();
@@ -95,8 +114,11 @@ bool ISAFacts::resolveMFMA(const MCInst &MI, unsigned &Passes,
     if (!D->isVariant()) {
       if (!passesOfClass(STI, SC, Passes, XDL))
         return false;
-      if (isGFX940Plus() && isGFX940NonXDL(TC.opcodeName(MI.getOpcode())))
+      StringRef Name = TC.opcodeName(MI.getOpcode());
+      if (isGFX940Plus() && isGFX940NonXDL(Name))
         XDL = false;
+      if (unsigned P = f8f6f4Passes(Name))
+        Passes = P;
       return true;
     }
     SC = STI.resolveVariantSchedClass(SC, &MI, &TC.instrInfo(),
