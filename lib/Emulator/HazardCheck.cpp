@@ -67,10 +67,11 @@ void Machine::checkHazards(Wave &W, const DInst &I) {
                       : 0;
     std::string Prod = PE ? Prog.Text[PE - 1].Text : "?";
     uint64_t PAddr = PE ? Prog.Insts[PE - 1].Addr : 0;
-    if (Opt.WaivedHazardRules.count(H.Rule->Id)) {
+    bool Waive = Opt.WaivedHazardRules.count(H.Rule->Id);
+    if (Waive || H.Rule->Advisory) {
       // The window cache above skips repeats of an already checked window,
       // so the count is of distinct (window, consumer) pairs.
-      auto &E = Waived[H.Rule->Id];
+      auto &E = (Waive ? Waived : Advisories)[H.Rule->Id];
       if (E.first++ == 0)
         E.second = "'" + Prog.Text[I.Index].Text + "' at pc 0x" +
                    utohexstr(I.Addr) + ", " + Twine(H.Missing).str() +

@@ -264,6 +264,7 @@ struct Machine {
   std::unique_ptr<HazardWindow> HazWin;
   uint64_t HazMisses = 0;
   std::map<std::string, std::pair<uint64_t, std::string>> Waived;
+  std::map<std::string, std::pair<uint64_t, std::string>> Advisories;
   void checkHazards(Wave &W, const DInst &I);
   void hazardIssued(Wave &W, const DInst &I);
   ~Machine();

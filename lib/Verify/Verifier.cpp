@@ -116,6 +116,35 @@ std::optional<Outcome> judgeRuns(StringRef Who,
   return std::nullopt;
 }
 
+/// Advisory hazard rules K1 hits and K0 does not, in the same run. The
+/// sources disagree whether the hardware needs those wait states (LLVM's
+/// model does, the ISA table does not); a K0 that hits them relies on the
+/// table and K1 may too, but a K1 that drops wait states K0 kept breaks
+/// the rule its original was built to: a violation, as before the rule
+/// became advisory.
+std::optional<Outcome> judgeAdvisories(const std::vector<LaunchOutcome> &K0,
+                                       const std::vector<LaunchOutcome> &K1,
+                                       const RunConfig &R) {
+  std::set<std::string> Relied;
+  for (const LaunchOutcome &LO : K0)
+    for (auto &KV : LO.Result.AdvisoryHazards)
+      Relied.insert(KV.first);
+  for (const LaunchOutcome &LO : K1)
+    for (auto &KV : LO.Result.AdvisoryHazards) {
+      if (Relied.count(KV.first))
+        continue;
+      Outcome O;
+      O.V = Verdict::Violation;
+      O.Reason = "K1 (" + R.describe() + ") hits advisory hazard rule " +
+                 KV.first +
+                 " where K0 never does (LLVM's model asks for wait states "
+                 "there that the ISA table does not): " +
+                 KV.second.second;
+      return O;
+    }
+  return std::nullopt;
+}
+
 std::string scalarText(const ScalarValue &V) {
   if (V.IsFloat)
     return formatv("{0}", V.F).str();
@@ -354,6 +383,8 @@ Expected<std::optional<Outcome>> Verification::runOne(const RunConfig &R,
     if (Error E = checkDeterminism(X, R, *K0))
       return std::move(E);
   if (auto Bad = judgeRuns("K1", K1->Out, K1->Guards, false, R))
+    return Bad;
+  if (auto Bad = judgeAdvisories(K0->Out, K1->Out, R))
     return Bad;
   auto Bad = compare(*K0, *K1, R);
   // (A first seed has just been checked above.)

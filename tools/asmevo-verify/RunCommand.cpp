@@ -231,6 +231,10 @@ int runCommand() {
     for (auto &KV : R.WaivedHazards)
       outs() << "waived: hazard rule " << KV.first << ": " << KV.second.first
              << " distinct hit(s), first " << KV.second.second << "\n";
+    for (auto &KV : R.AdvisoryHazards)
+      outs() << "advisory: hazard rule " << KV.first << ": "
+             << KV.second.first << " distinct hit(s), first "
+             << KV.second.second << "\n";
     if (R.Aborted)
       outs() << "launch " << I << " aborted\n";
     Approx.insert(R.Approximations.begin(), R.Approximations.end());

@@ -146,6 +146,10 @@ struct RunResult {
   std::set<std::string> Approximations;
   /// Hits of waived hazard rules: rule id -> (count, first hit's text).
   std::map<std::string, std::pair<uint64_t, std::string>> WaivedHazards;
+  /// Hits of advisory rules (HazardRule::Advisory: LLVM's model asks for
+  /// wait states the ISA table does not), same form: not violations, but
+  /// a candidate should not add them where its original has none.
+  std::map<std::string, std::pair<uint64_t, std::string>> AdvisoryHazards;
   /// Executed instruction addresses (RunOptions::RecordCoverage).
   std::vector<uint64_t> Executed;
 
