@@ -825,6 +825,7 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
   R.Seconds = CpuNow() - T0;
   R.WaivedHazards = std::move(M.Waived);
   R.AdvisoryHazards = std::move(M.Advisories);
+  R.HazardHits = std::move(M.Sites);
   for (uint32_t Bit = 1; Bit; Bit <<= 1)
     if (M.ApproxBits & Bit)
       R.Approximations.insert(approxText(Bit));

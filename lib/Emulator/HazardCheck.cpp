@@ -67,16 +67,26 @@ void Machine::checkHazards(Wave &W, const DInst &I) {
                       : 0;
     std::string Prod = PE ? Prog.Text[PE - 1].Text : "?";
     uint64_t PAddr = PE ? Prog.Insts[PE - 1].Addr : 0;
+    std::string Text = "'" + Prog.Text[I.Index].Text + "' at pc 0x" +
+                       utohexstr(I.Addr) + ", " + Twine(H.Missing).str() +
+                       " wait state(s) after '" + Prod + "' at pc 0x" +
+                       utohexstr(PAddr);
+    if (Opt.RecordHazards) {
+      HazardSiteHit &S = Sites[{H.Rule->Id, I.Addr, PAddr}];
+      if (S.Text.empty()) {
+        S.Text = Text;
+        S.Advisory = H.Rule->Advisory;
+      }
+      S.Missing = std::max(S.Missing, H.Missing);
+      continue;
+    }
     bool Waive = Opt.WaivedHazardRules.count(H.Rule->Id);
     if (Waive || H.Rule->Advisory) {
       // The window cache above skips repeats of an already checked window,
       // so the count is of distinct (window, consumer) pairs.
       auto &E = (Waive ? Waived : Advisories)[H.Rule->Id];
       if (E.first++ == 0)
-        E.second = "'" + Prog.Text[I.Index].Text + "' at pc 0x" +
-                   utohexstr(I.Addr) + ", " + Twine(H.Missing).str() +
-                   " wait state(s) after '" + Prod + "' at pc 0x" +
-                   utohexstr(PAddr);
+        E.second = std::move(Text);
       continue;
     }
     report(W, I, Violation::Hazard, -1,

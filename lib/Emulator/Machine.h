@@ -265,6 +265,7 @@ struct Machine {
   uint64_t HazMisses = 0;
   std::map<std::string, std::pair<uint64_t, std::string>> Waived;
   std::map<std::string, std::pair<uint64_t, std::string>> Advisories;
+  std::map<HazardSite, HazardSiteHit> Sites;
   void checkHazards(Wave &W, const DInst &I);
   void hazardIssued(Wave &W, const DInst &I);
   ~Machine();

@@ -319,8 +319,10 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
   }
 
   DenseMap<size_t, size_t> K0ToK1;
-  for (auto [I1, I0] : P)
+  for (auto [I1, I0] : P) {
     K0ToK1[I0] = I1;
+    S.K1ToK0[L1->Insns[I1].Addr] = L0->Insns[I0].Addr;
+  }
   // Where a branch lands, as a K0 address: a branch to inserted code (or to
   // where removed code was) lands, once that code is done, where it did in
   // K0; the inserted or removed code itself is an edit of its own.

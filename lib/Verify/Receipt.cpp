@@ -53,6 +53,13 @@ static json::Array executedRanges(const std::set<uint64_t> &Executed) {
   return A;
 }
 
+static json::Value ruleCounts(const std::map<std::string, unsigned> &M) {
+  json::Object O;
+  for (auto &KV : M)
+    O[KV.first] = int64_t(KV.second);
+  return O;
+}
+
 static json::Value editsJSON(const VerifyReport &Rep) {
   json::Array Edits;
   for (const EditedInstruction &E : Rep.Edits.Edits) {
@@ -131,6 +138,8 @@ json::Value VerifyReport::toJSON() const {
       {"coverage", editsJSON(*this)},
       {"nondeterministic_buffers", std::move(NondetA)},
       {"flags", std::move(FlagsA)},
+      {"hazards", json::Object{{"k0_sites", ruleCounts(K0HazardSites)},
+                               {"kept_by_k1", ruleCounts(KeptHazardSites)}}},
       // Host time of the whole verification: not a kernel time.
       {"verification_seconds", Seconds},
       {"timing_source", "none: verdicts carry no kernel time"}};

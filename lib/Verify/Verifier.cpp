@@ -116,30 +116,40 @@ std::optional<Outcome> judgeRuns(StringRef Who,
   return std::nullopt;
 }
 
-/// Advisory hazard rules K1 hits and K0 does not, in the same run. The
-/// sources disagree whether the hardware needs those wait states (LLVM's
-/// model does, the ISA table does not); a K0 that hits them relies on the
-/// table and K1 may too, but a K1 that drops wait states K0 kept breaks
-/// the rule its original was built to: a violation, as before the rule
-/// became advisory.
-std::optional<Outcome> judgeAdvisories(const std::vector<LaunchOutcome> &K0,
-                                       const std::vector<LaunchOutcome> &K1,
-                                       const RunConfig &R) {
-  std::set<std::string> Relied;
+/// K1's hazard hits, held to K0's. A K0 that leaves fewer wait states
+/// than a rule asks (AMD's hand-written kernels do) is the oracle as it
+/// runs on hardware; K1 may keep exactly those hazards (same rule, paired
+/// consumer and producer, no more wait states missing) and nothing else.
+/// \p Kept collects the sites K1 keeps.
+std::optional<Outcome>
+judgeHazards(const std::vector<LaunchOutcome> &K0,
+             const std::vector<LaunchOutcome> &K1, const EditSet &Pairs,
+             const RunConfig &R, std::set<HazardSite> &Kept) {
+  std::map<HazardSite, int> Had;
   for (const LaunchOutcome &LO : K0)
-    for (auto &KV : LO.Result.AdvisoryHazards)
-      Relied.insert(KV.first);
+    for (auto &[S, H] : LO.Result.HazardHits)
+      Had[S] = std::max(Had[S], H.Missing);
+  auto Old = [&](uint64_t A) -> std::optional<uint64_t> {
+    auto It = Pairs.K1ToK0.find(A);
+    if (It == Pairs.K1ToK0.end())
+      return std::nullopt;
+    return It->second;
+  };
   for (const LaunchOutcome &LO : K1)
-    for (auto &KV : LO.Result.AdvisoryHazards) {
-      if (Relied.count(KV.first))
-        continue;
+    for (auto &[S, H] : LO.Result.HazardHits) {
+      std::optional<uint64_t> C = Old(S.Consumer), P = Old(S.Producer);
+      if (C && P) {
+        auto It = Had.find({S.Rule, *C, *P});
+        if (It != Had.end() && H.Missing <= It->second) {
+          Kept.insert({S.Rule, *C, *P});
+          continue;
+        }
+      }
       Outcome O;
       O.V = Verdict::Violation;
-      O.Reason = "K1 (" + R.describe() + ") hits advisory hazard rule " +
-                 KV.first +
-                 " where K0 never does (LLVM's model asks for wait states "
-                 "there that the ISA table does not): " +
-                 KV.second.second;
+      O.Reason = "K1 (" + R.describe() + ") adds a hazard K0 does not have (" +
+                 (H.Advisory ? "advisory rule " : "rule ") + S.Rule + "): " +
+                 H.Text;
       return O;
     }
   return std::nullopt;
@@ -228,6 +238,7 @@ private:
     RO.InstructionBudget = Budget ? std::min(Budget, O.InstructionBudget)
                                   : O.InstructionBudget;
     RO.RecordCoverage = Coverage;
+    RO.RecordHazards = true;
     auto Out = S->run(RO);
     if (!Out)
       return Out.takeError();
@@ -266,6 +277,7 @@ private:
   const LaunchSpec &Spec;
   const VerifyOptions &O;
   VerifyReport Rep;
+  std::set<HazardSite> K0Hazards, KeptHazards;
   /// Buffers excluded from comparison: K0 is not deterministic on them.
   std::set<std::string> Unjudgeable;
 };
@@ -384,7 +396,10 @@ Expected<std::optional<Outcome>> Verification::runOne(const RunConfig &R,
       return std::move(E);
   if (auto Bad = judgeRuns("K1", K1->Out, K1->Guards, false, R))
     return Bad;
-  if (auto Bad = judgeAdvisories(K0->Out, K1->Out, R))
+  for (const LaunchOutcome &LO : K0->Out)
+    for (auto &KV : LO.Result.HazardHits)
+      K0Hazards.insert(KV.first);
+  if (auto Bad = judgeHazards(K0->Out, K1->Out, Rep.Edits, R, KeptHazards))
     return Bad;
   auto Bad = compare(*K0, *K1, R);
   // (A first seed has just been checked above.)
@@ -479,6 +494,19 @@ Expected<VerifyReport> Verification::run() {
     Rep.Reason = (*Bad)->Reason;
     Rep.FirstDifference = (*Bad)->Diff;
     break;
+  }
+  for (const HazardSite &S : K0Hazards)
+    ++Rep.K0HazardSites[S.Rule];
+  for (const HazardSite &S : KeptHazards)
+    ++Rep.KeptHazardSites[S.Rule];
+  if (!K0Hazards.empty()) {
+    std::string Rules;
+    for (auto &KV : Rep.K0HazardSites)
+      Rules += (Rules.empty() ? "" : ", ") + KV.first;
+    Rep.Flags.push_back(
+        "K0 itself leaves fewer wait states than hazard rules ask at " +
+        std::to_string(K0Hazards.size()) + " site(s) (" + Rules +
+        "); K1 was allowed those and no others");
   }
   if (Rep.V == Verdict::Equivalent) {
     judgeEdits();

@@ -30,6 +30,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -85,6 +86,21 @@ struct Violation {
   bool isFatal() const;
 };
 
+/// Where a hazard rule was hit: rule id, consumer and producer addresses.
+struct HazardSite {
+  std::string Rule;
+  uint64_t Consumer = 0, Producer = 0;
+  bool operator<(const HazardSite &O) const {
+    return std::tie(Rule, Consumer, Producer) <
+           std::tie(O.Rule, O.Consumer, O.Producer);
+  }
+};
+struct HazardSiteHit {
+  int Missing = 0;  ///< Most wait states missing at any hit.
+  bool Advisory = false;
+  std::string Text; ///< The first hit, for messages.
+};
+
 /// How one launch is executed.
 struct RunOptions {
   /// Seed of the wave/workgroup interleaving; 0 runs waves round-robin in
@@ -104,6 +120,9 @@ struct RunOptions {
   /// violations: for third-party kernels that knowingly rely on a rule
   /// being conservative. The emulated result does not depend on them.
   std::set<std::string> WaivedHazardRules;
+  /// Record every hazard hit (RunResult::HazardHits) instead of reporting
+  /// it: a verifier holds K1 to the hazards its original already has.
+  bool RecordHazards = false;
   bool RaceChecks = true;
   /// With kernel-argument preload: start at entry+256 (firmware that
   /// preloads) instead of the compatibility prologue at the entry.
@@ -150,6 +169,9 @@ struct RunResult {
   /// wait states the ISA table does not), same form: not violations, but
   /// a candidate should not add them where its original has none.
   std::map<std::string, std::pair<uint64_t, std::string>> AdvisoryHazards;
+  /// Hazard sites hit (RunOptions::RecordHazards), with the most wait
+  /// states any hit there missed.
+  std::map<HazardSite, HazardSiteHit> HazardHits;
   /// Executed instruction addresses (RunOptions::RecordCoverage).
   std::vector<uint64_t> Executed;
 

@@ -67,6 +67,8 @@ struct EditSet {
   std::vector<EditedInstruction> Edits;
   /// "address map", "same addresses" or "aligned per function".
   std::string Method;
+  /// Every paired instruction, edited or not: K1 address -> K0 address.
+  std::map<uint64_t, uint64_t> K1ToK0;
   uint64_t K1Instructions = 0;
 
   bool empty() const { return Edits.empty(); }

@@ -104,6 +104,9 @@ struct VerifyReport {
   std::set<EditClass> Accepted;
   /// Notes a reviewer should see although they do not change the verdict.
   std::vector<std::string> Flags;
+  /// Hazard rule -> distinct sites (consumer, producer) K0 hit in the runs,
+  /// and how many of them K1 kept (K1 may keep K0's hazards, no others).
+  std::map<std::string, unsigned> K0HazardSites, KeptHazardSites;
   double Seconds = 0;
   /// "emu", or the GPU (agent and ISA) the hsa backend ran on.
   std::string Backend = "emu";
