@@ -27,7 +27,16 @@ FunctionAnalysis asmevo::analyzeFunction(const LiftedModule &LM,
   for (HazardHit &H : checkHazards(A.Seq, F))
     (H.Rule->Advisory ? A.Advisories : A.Hazards).push_back(H);
   A.SoftClauses = checkSoftClauses(A.Seq, F);
-  A.Waits = analyzeWaitcnts(A.Seq, F, Opts.Waitcnt);
+  WaitcntOptions WO = Opts.Waitcnt;
+  if (LF.MF && LF.Range.IsKernel && LF.Range.KernelIndex >= 0 &&
+      size_t(LF.Range.KernelIndex) < LM.original().kernels().size()) {
+    const KernelDescriptor &KD =
+        LM.original().kernels()[LF.Range.KernelIndex].KD;
+    A.WavePrivateLDS = proveWavePrivateLDS(*LF.MF, F, KD.workItemIDDims(),
+                                           &A.WavePrivateWhyNot);
+    WO.WavePrivateLDS = A.WavePrivateLDS.has_value();
+  }
+  A.Waits = analyzeWaitcnts(A.Seq, F, WO);
   for (const InstrRecord &I : A.Seq.Instrs) {
     A.NumNops += I.F->is(ic::Nop);
     A.NumWaitcnts += I.F->is(ic::Waitcnt);

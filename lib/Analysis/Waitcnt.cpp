@@ -498,7 +498,7 @@ private:
     // DS writes must land before other waves read after the barrier. LDS
     // DMA is not required here: pipelines fill one LDS buffer by DMA while
     // the waves synchronise on another, and addresses are not known.
-    if (F.is(ic::Barrier))
+    if (F.is(ic::Barrier) && !Opts.WavePrivateLDS)
       barrier(S, Idx, Record);
     // Reaching s_endpgm with them unpublished is reported too, though no
     // wave touches LDS again: the memory model asks for the release before

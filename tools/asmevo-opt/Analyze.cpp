@@ -170,6 +170,12 @@ static json::Value functionJSON(const FunctionAnalysis &A,
   AddHits(A.Hazards);
   AddHits(A.SoftClauses);
   J["hazards"] = std::move(Hz);
+  if (A.WavePrivateLDS)
+    J["wave_private_lds"] =
+        json::Object{{"stride", A.WavePrivateLDS->Stride},
+                     {"lo", A.WavePrivateLDS->Lo},
+                     {"end", A.WavePrivateLDS->End},
+                     {"accesses", int64_t(A.WavePrivateLDS->Accesses)}};
   Hz = json::Array();
   AddHits(A.Advisories);
   J["advisories"] = std::move(Hz);
@@ -223,6 +229,13 @@ static void printText(raw_ostream &OS, const FunctionAnalysis &A,
        << ", recomputed_waves_per_simd: " << R->Recomputed.WavesPerSIMD
        << " }\n";
   }
+  if (A.WavePrivateLDS)
+    OS << "    wave_private_lds: { stride: " << A.WavePrivateLDS->Stride
+       << ", offsets: " << A.WavePrivateLDS->Lo << ".."
+       << A.WavePrivateLDS->End << ", accesses: "
+       << A.WavePrivateLDS->Accesses << " }\n";
+  else if (!A.WavePrivateWhyNot.empty() && A.WavePrivateWhyNot != "no LDS access")
+    OS << "    wave_private_lds: 'no: " << A.WavePrivateWhyNot << "'\n";
   OS << "    waitcnt: { count: " << A.NumWaitcnts
      << ", with_slack: " << A.SlackWaitcnts
      << ", violations: " << A.Waits.Violations.size() << " }\n";

@@ -11,6 +11,7 @@
 #define ASMEVO_ANALYSIS_FUNCTIONANALYSIS_H
 
 #include "asmevo/Analysis/Hazards.h"
+#include "asmevo/Analysis/LDSPartition.h"
 #include "asmevo/Analysis/Waitcnt.h"
 #include "asmevo/Lift/LiftedModule.h"
 #include <string>
@@ -93,6 +94,9 @@ struct FunctionAnalysis {
   std::vector<HazardHit> Advisories;
   std::vector<HazardHit> SoftClauses;
   WaitcntResult Waits;
+  /// Set when every LDS access provably stays in its wave's slice.
+  std::optional<LDSPartition> WavePrivateLDS;
+  std::string WavePrivateWhyNot; ///< Why not, for kernels that use LDS.
   unsigned NumNops = 0, NumWaitcnts = 0;
   /// Wait states s_nops provide beyond what the hazard rules need.
   unsigned SlackWaitcnts = 0;

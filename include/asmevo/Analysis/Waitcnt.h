@@ -64,6 +64,9 @@ struct WaitcntOptions {
   /// into one buffer while reading another is the usual double-buffering
   /// and addresses are not known statically).
   bool LDSDMABeforeDSRead = false;
+  /// Every LDS access stays in its wave's slice (LDSPartition.h): a barrier
+  /// publishes nothing another wave reads, so none needs a release.
+  bool WavePrivateLDS = false;
 };
 
 WaitcntResult analyzeWaitcnts(const InstrSeq &Seq, const ISAFacts &F,
