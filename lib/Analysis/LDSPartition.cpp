@@ -28,6 +28,7 @@ using namespace asmevo;
 namespace {
 
 constexpr int64_t MaxWave = 15;
+constexpr unsigned WidenAfter = 8;
 constexpr int64_t Limit = int64_t(1) << 31;
 
 /// `A * W + [Lo, Hi]`, or unknown.
@@ -385,7 +386,7 @@ std::optional<LDSPartition> Prover::run(unsigned WorkItemIDDims,
   // v0 = the X work-item id = 64 * W + lane.
   Entry.Regs[slot::VGPRBase] = Value::of(64, 0, 63);
   for (unsigned Iter = 0;; ++Iter) {
-    if (Iter == 32) {
+    if (Iter == 64) {
       Why = "the dataflow did not settle";
       return std::nullopt;
     }
@@ -404,6 +405,15 @@ std::optional<LDSPartition> Prover::run(unsigned WorkItemIDDims,
             auto It = Old.Regs.find(KV.first);
             return It == Old.Regs.end() || It->second != KV.second;
           })) {
+        // Widening: a value still moving after a few rounds (a loop
+        // counter) is given up, so the dataflow settles.
+        if (Old.Valid && Iter >= WidenAfter)
+          for (auto I = S.Regs.begin(); I != S.Regs.end();) {
+            auto Cur = I++;
+            auto It = Old.Regs.find(Cur->first);
+            if (It == Old.Regs.end() || It->second != Cur->second)
+              S.Regs.erase(Cur);
+          }
         Old = std::move(S);
         Changed = true;
       }
