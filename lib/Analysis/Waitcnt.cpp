@@ -9,8 +9,9 @@
 //
 // LDS operations complete in order among themselves even while SMEM (or a
 // message) makes lgkmcnt as a whole out of order (AMDGPUUsage, memory model
-// GFX942: "LDS operations ... complete in the order they were issued" for
-// one wave; LLVM's SIInsertWaitcnts names this refinement in its TODO). So
+// GFX942: LDS operations are performed "in a global order ... Completion is
+// reported to a wavefront in execution order"; LLVM's SIInsertWaitcnts
+// names this refinement in its TODO). So
 // DS operations also keep a timeline of their own: lgkmcnt(N) leaves at
 // most N operations of any kind in flight, hence at most N DS operations,
 // hence every DS operation with N or more newer DS operations complete.
@@ -282,7 +283,7 @@ public:
         Exit[B] = std::move(S);
       }
     }
-    // Barrier violations are found at the read after them.
+    // Barrier violations are found at the LDS access after them.
     std::vector<std::pair<unsigned, unsigned>> Keys;
     for (unsigned I = 0; I < Viol.size(); ++I)
       Keys.push_back({Viol[I].Instr, I});
