@@ -145,10 +145,12 @@ static const HazardRule Rules[] = {
     // v_div_scale writes SGPR/VCC -> "v_* read as constant": 2), adds "if the
     // SGPR/VCC is read as a carry ... 0 NOPs are required". rocRoller's
     // implementation applies the 2 to every scalar source but the lane
-    // select, v_cndmask's lane mask included, and Tensile's generated
-    // gfx942 kernels keep 2 before every v_cndmask mask
-    // (test/Analysis/corpus-handwritten.test). So values and lane masks are
-    // one rule that every source agrees on; the carry-in is LLVM's alone.
+    // select (v_cndmask's lane mask included, and carry-ins too, against
+    // its own note), and Tensile's generated gfx942 kernels keep 2 before
+    // every v_cndmask mask and carry-in (test/Analysis/
+    // corpus-handwritten.test). So values and lane masks are one rule every
+    // source agrees on; for the carry-in only the table's note says 0, and
+    // the rule is an advisory.
     {"valu-sgpr-valu",
      TgtGFX940Plus,
      HzInst::VALU,
