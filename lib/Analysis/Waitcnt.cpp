@@ -34,7 +34,9 @@ namespace {
 constexpr unsigned NumCnt = 3;
 constexpr uint8_t CntBit[NumCnt] = {cnt::VM, cnt::LGKM, cnt::EXP};
 constexpr unsigned LDSSlot = slot::NumSlots;
-constexpr unsigned NumTracked = slot::NumSlots + 1;
+/// Every vector memory operation: what a release must see complete.
+constexpr unsigned VMemSlot = slot::NumSlots + 1;
+constexpr unsigned NumTracked = slot::NumSlots + 2;
 constexpr uint32_t Base = 1u << 12;
 constexpr unsigned OldestKept = 255;
 
@@ -71,6 +73,8 @@ struct State {
   /// another wave could read the unpublished data or write under it.
   int32_t RelBarrier = -1;
   uint8_t RelNeed = 0;
+  /// A buffer_wbl2 began a release: the next store or atomic publishes.
+  bool ReleasePending = false;
   std::vector<Entry> E;
   bool Valid = false;
 
@@ -142,6 +146,10 @@ struct State {
       return true;
     }
     bool Changed = false;
+    if (O.ReleasePending && !ReleasePending) {
+      ReleasePending = true;
+      Changed = true;
+    }
     if (O.RelBarrier >= 0 && (RelBarrier < 0 || O.RelBarrier < RelBarrier)) {
       RelBarrier = O.RelBarrier;
       RelNeed = O.RelNeed;
@@ -226,7 +234,7 @@ struct State {
       if (LB[C] != O.LB[C] || UB[C] != O.UB[C] || Kinds[C] != O.Kinds[C])
         return false;
     if (DsLB != O.DsLB || DsUB != O.DsUB || RelBarrier != O.RelBarrier ||
-        E.size() != O.E.size())
+        ReleasePending != O.ReleasePending || E.size() != O.E.size())
       return false;
     for (size_t I = 0; I < E.size(); ++I)
       if (E[I].Slot != O.E[I].Slot || E[I].DsScore != O.E[I].DsScore ||
@@ -395,14 +403,16 @@ private:
     return true;
   }
 
+  /// \p Report false: only the demand on the wait that completed it (a
+  /// place that may need the operation complete, but need not).
   void need(State &S, unsigned Idx, unsigned Slot, unsigned C, WaitNeedKind K,
-            SlotRange Reg, bool Record) {
+            SlotRange Reg, bool Record, bool Report = true) {
     Entry *En = lookup(S, Slot);
     if (!En || !En->Score[C])
       return;
     unsigned N;
     if (pending(S, *En, C, N)) {
-      if (Record)
+      if (Record && Report)
         addViolation(Idx, K, C, N, Reg);
       return;
     }
@@ -411,6 +421,27 @@ private:
       uint8_t &D = Demand[W * NumCnt + C];
       D = std::min(D, En->Newer[C]);
     }
+  }
+
+  /// Stores before a release (AMDGPUUsage memory model GFX942: a release
+  /// at agent or system scope is `buffer_wbl2`, `s_waitcnt vmcnt(0)`, then
+  /// the releasing store or atomic): after a buffer_wbl2, the next vector
+  /// store or atomic needs every earlier vector memory operation complete.
+  /// gfx90a has no buffer_wbl2 for it, and a relaxed atomic looks like a
+  /// release one, so at any other atomic a wait that completed them is kept
+  /// (it may be a release) but a missing one is not reported.
+  void release(State &S, unsigned Idx, const OpcodeFacts &F, bool Record) {
+    bool Publishes = F.Counters & cnt::VM &&
+                     (F.is(ic::Atomic) || (F.MayStore && !F.is(ic::CacheCtl)));
+    if (Publishes && S.ReleasePending) {
+      need(S, Idx, VMemSlot, 0, WaitNeedKind::Release, SlotRange(), Record);
+      S.ReleasePending = false;
+    } else if (Publishes && F.is(ic::Atomic)) {
+      need(S, Idx, VMemSlot, 0, WaitNeedKind::Release, SlotRange(), Record,
+           /*Report=*/false);
+    }
+    if (F.is(ic::CacheCtl) && F.Name.starts_with("BUFFER_WBL2"))
+      S.ReleasePending = true;
   }
 
   /// DS writes still in flight at an s_barrier are unpublished: another
@@ -513,6 +544,7 @@ private:
     }
     if (Opts.LDSDMABeforeDSRead && F.readsLDS())
       need(S, Idx, LDSSlot, 0, WaitNeedKind::Read, SlotRange(), Record);
+    release(S, Idx, F, Record);
 
     if (F.is(ic::Waitcnt))
       applyWait(S, Idx, WaitcntValue::decode(In.Imm), Record);
@@ -546,6 +578,11 @@ private:
                           ? S.DsUB
                           : 0;
       }
+    }
+    if (F.Counters & cnt::VM) {
+      Entry &En = getOrAdd(S, VMemSlot);
+      En.Score[0] = S.UB[0];
+      En.Forcer[0] = -1;
     }
     if (F.writesLDS() || (F.is(ic::FLAT) && F.MayStore)) {
       for (unsigned C = 0; C < NumCnt; ++C) {

@@ -13,6 +13,14 @@ static std::string hex(uint64_t A) {
   return A == ~0ull ? std::string("null") : "0x" + utohexstr(A, true);
 }
 
+/// What a waitcnt violation waits for: a register, or for barriers and
+/// releases the memory they publish.
+static std::string waitedFor(const WaitViolation &V) {
+  if (!V.Reg.empty())
+    return RegSlotMap::name(V.Reg);
+  return V.Kind == WaitNeedKind::Release ? "vmem" : "lds";
+}
+
 static StringRef kindName(WaitNeedKind K) {
   switch (K) {
   case WaitNeedKind::Read:
@@ -21,6 +29,8 @@ static StringRef kindName(WaitNeedKind K) {
     return "write-after-write";
   case WaitNeedKind::Barrier:
     return "barrier";
+  case WaitNeedKind::Release:
+    return "release";
   }
   return "?";
 }
@@ -142,8 +152,7 @@ static json::Value functionJSON(const FunctionAnalysis &A,
                      {"instruction", Name(V.Instr)},
                      {"kind", kindName(V.Kind)},
                      {"needed", V.Needed.str()},
-                     {"register", V.Reg.empty() ? std::string("lds")
-                                                : RegSlotMap::name(V.Reg)}});
+                     {"register", waitedFor(V)}});
   for (const WaitSlack &W : A.Waits.Waits)
     if (W.hasSlack())
       Slack.push_back(json::Object{{"address", hex(S.Instrs[W.Instr].Addr)},
@@ -243,7 +252,7 @@ static void printText(raw_ostream &OS, const FunctionAnalysis &A,
     OS << "      - { violation: " << kindName(V.Kind)
        << ", address: " << hex(S.Instrs[V.Instr].Addr)
        << ", instruction: " << Name(V.Instr) << ", register: "
-       << (V.Reg.empty() ? std::string("lds") : RegSlotMap::name(V.Reg))
+       << waitedFor(V)
        << ", needs: '" << V.Needed.str() << "' }\n";
   for (const WaitSlack &W : A.Waits.Waits)
     if (W.hasSlack())

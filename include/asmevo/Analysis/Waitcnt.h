@@ -17,7 +17,9 @@
 //  - violations: an instruction reads (or, except VMEM after VMEM, writes)
 //    a register a pending load writes, or an s_barrier is reached with LDS
 //    writes (DS stores, LDS DMA) in flight that other waves may read after
-//    it (AMDGPUUsage memory model, workgroup release before a barrier);
+//    it (AMDGPUUsage memory model, workgroup release before a barrier), or
+//    a store or atomic releases after buffer_wbl2 with vector memory
+//    operations in flight;
 //  - per s_waitcnt, the weakest value per counter that every later use of
 //    the operations it forces still needs ("slack" when that is weaker
 //    than the value written).
@@ -32,7 +34,7 @@
 
 namespace asmevo {
 
-enum class WaitNeedKind : uint8_t { Read, WriteAfterWrite, Barrier };
+enum class WaitNeedKind : uint8_t { Read, WriteAfterWrite, Barrier, Release };
 
 struct WaitViolation {
   unsigned Instr = 0; ///< Index in the InstrSeq.
