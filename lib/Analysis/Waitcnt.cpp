@@ -36,7 +36,10 @@ constexpr uint8_t CntBit[NumCnt] = {cnt::VM, cnt::LGKM, cnt::EXP};
 constexpr unsigned LDSSlot = slot::NumSlots;
 /// Every vector memory operation: what a release must see complete.
 constexpr unsigned VMemSlot = slot::NumSlots + 1;
-constexpr unsigned NumTracked = slot::NumSlots + 2;
+/// Every DS operation, reads included: what a barrier orders against other
+/// waves' later LDS writes.
+constexpr unsigned DSSlot = slot::NumSlots + 2;
+constexpr unsigned NumTracked = slot::NumSlots + 3;
 constexpr uint32_t Base = 1u << 12;
 constexpr unsigned OldestKept = 255;
 
@@ -532,6 +535,20 @@ private:
     // the waves synchronise on another, and addresses are not known.
     if (F.is(ic::Barrier) && !Opts.WavePrivateLDS)
       barrier(S, Idx, Record);
+    // What a barrier may also order, kept when a wait provides it but not
+    // reported when missing (it depends on addresses): global memory
+    // published to the workgroup's other waves (a workgroup release); LDS
+    // reads that another wave's writes after the barrier must not overtake;
+    // LDS DMA that another wave's DS reads after it may read.
+    if (F.is(ic::Barrier)) {
+      need(S, Idx, VMemSlot, 0, WaitNeedKind::Release, SlotRange(), Record,
+           /*Report=*/false);
+      if (!Opts.WavePrivateLDS)
+        need(S, Idx, DSSlot, 1, WaitNeedKind::Barrier, SlotRange(), Record,
+             /*Report=*/false);
+      need(S, Idx, LDSSlot, 0, WaitNeedKind::Barrier, SlotRange(), Record,
+           /*Report=*/false);
+    }
     // Reaching s_endpgm with them unpublished is reported too, though no
     // wave touches LDS again: the memory model asks for the release before
     // the barrier regardless, compilers keep it, and an edit that drops it
@@ -542,8 +559,11 @@ private:
         addBarrierViolation(S.RelBarrier, S.RelNeed);
       S.RelBarrier = -1;
     }
-    if (Opts.LDSDMABeforeDSRead && F.readsLDS())
-      need(S, Idx, LDSSlot, 0, WaitNeedKind::Read, SlotRange(), Record);
+    // LDS DMA into a buffer this DS read may read: reported only when asked
+    // (addresses decide it), but a wait that completed the DMA is kept.
+    if (F.readsLDS())
+      need(S, Idx, LDSSlot, 0, WaitNeedKind::Read, SlotRange(), Record,
+           Opts.LDSDMABeforeDSRead);
     release(S, Idx, F, Record);
 
     if (F.is(ic::Waitcnt))
@@ -583,6 +603,12 @@ private:
       Entry &En = getOrAdd(S, VMemSlot);
       En.Score[0] = S.UB[0];
       En.Forcer[0] = -1;
+    }
+    if (F.is(ic::DS) && (F.Counters & cnt::LGKM)) {
+      Entry &En = getOrAdd(S, DSSlot);
+      En.Score[1] = S.UB[1];
+      En.DsScore = S.DsUB;
+      En.Forcer[1] = -1;
     }
     if (F.writesLDS() || (F.is(ic::FLAT) && F.MayStore)) {
       for (unsigned C = 0; C < NumCnt; ++C) {

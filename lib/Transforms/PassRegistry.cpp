@@ -1,6 +1,7 @@
 //===- PassRegistry.cpp - Passes by name, the pipeline runner -------------===//
 #include "asmevo/Transforms/Pass.h"
 #include "InsertNops.h"
+#include "RelaxWaitcnt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -15,6 +16,10 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "test-only: s_nop 0 at the top of every block (outside preload "
        "prologues), to prove that code can move",
        [] { return std::make_unique<InsertNopsPass>(); }},
+      {"relax-waitcnt",
+       "s_waitcnt values relaxed to what later instructions need (the "
+       "waitcnt analysis' slack); same size, no code moves",
+       [] { return std::make_unique<RelaxWaitcntPass>(); }},
   };
   return Passes;
 }

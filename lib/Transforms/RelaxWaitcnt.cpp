@@ -1,0 +1,41 @@
+//===- RelaxWaitcnt.cpp ---------------------------------------------------===//
+#include "RelaxWaitcnt.h"
+#include "asmevo/Analysis/FunctionAnalysis.h"
+#include "llvm/CodeGen/MachineFunction.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+Expected<bool> RelaxWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
+  if (FactsFor != &LM) {
+    Facts = std::make_unique<ISAFacts>(LM.target());
+    FactsFor = &LM;
+  }
+  AnalysisOptions AO;
+  AO.Liveness = false;
+  FunctionAnalysis A = analyzeFunction(LM, LF, *Facts, AO);
+  if (A.FromBytes || !A.Waits.Violations.empty())
+    return false;
+  // The analysis numbers instructions as buildInstrSeq lays them out.
+  std::vector<MachineInstr *> At;
+  for (MachineBasicBlock &MBB : *LF.MF)
+    for (MachineInstr &MI : MBB)
+      if (!MI.isMetaInstruction())
+        At.push_back(&MI);
+  if (At.size() != A.Seq.Instrs.size())
+    return createStringError("relax-waitcnt: the analysis saw " +
+                             Twine(A.Seq.Instrs.size()) +
+                             " instructions, the function has " +
+                             Twine(At.size()));
+  bool Changed = false;
+  for (const WaitSlack &W : A.Waits.Waits) {
+    if (!W.hasSlack())
+      continue;
+    MachineInstr &MI = *At[W.Instr];
+    if (MI.getNumOperands() == 0 || !MI.getOperand(0).isImm())
+      continue;
+    MI.getOperand(0).setImm(W.Needed.encode());
+    Changed = true;
+  }
+  return Changed;
+}
