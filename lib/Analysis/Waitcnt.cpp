@@ -64,6 +64,14 @@ struct Entry {
   }
 };
 
+/// A forcer a join lost: the other path's entry was kept, so no later use
+/// will name this wait, although on its path it forced the operation.
+struct LostForcer {
+  int32_t Wait;
+  unsigned Counter;
+  uint8_t Newer;
+};
+
 /// Sparse: only slots some memory operation wrote are present, so copies
 /// and joins cost what the kernel has in flight, not the register file.
 struct State {
@@ -142,8 +150,9 @@ struct State {
     llvm::sort(E,
                [](const Entry &A, const Entry &B) { return A.Slot < B.Slot; });
   }
-  /// Joins \p O; both normalized (sorted by slot).
-  bool merge(const State &O) {
+  /// Joins \p O; both normalized (sorted by slot). \p Lost collects the
+  /// forcers of entries the join replaced by the other path's.
+  bool merge(const State &O, std::vector<LostForcer> *Lost = nullptr) {
     if (!Valid) {
       *this = O;
       return true;
@@ -207,6 +216,10 @@ struct State {
         R.Score[C] = V;
         R.Forcer[C] = TakeO ? B.Forcer[C] : A.Forcer[C];
         R.Newer[C] = TakeO ? B.Newer[C] : A.Newer[C];
+        const Entry &Other = TakeO ? A : B;
+        if (Lost && TakeA && TakeB && Other.Forcer[C] >= 0 &&
+            Other.Forcer[C] != R.Forcer[C])
+          Lost->push_back({Other.Forcer[C], C, Other.Newer[C]});
       }
       {
         uint32_t SA = A.DsScore, SB = B.DsScore;
@@ -289,7 +302,7 @@ public:
     for (unsigned Round = 0; Round < 2; ++Round) {
       Viol.clear();
       for (unsigned B : Order) {
-        State S = entryState(B);
+        State S = entryState(B, /*Record=*/true);
         runBlock(B, S, /*Record=*/true);
         Exit[B] = std::move(S);
       }
@@ -349,11 +362,19 @@ private:
     Order.assign(Post.rbegin(), Post.rend());
   }
 
-  State entryState(unsigned B) {
+  /// The join of \p B's predecessors' exits. When recording, a wait whose
+  /// forcing a join loses keeps what it forced (a later use on its path
+  /// may need it, and could no longer say so).
+  State entryState(unsigned B, bool Record = false) {
     State S;
+    std::vector<LostForcer> Lost;
     for (unsigned P : Seq.Preds[B])
       if (Exit[P].Valid)
-        S.merge(Exit[P]);
+        S.merge(Exit[P], Record ? &Lost : nullptr);
+    for (const LostForcer &L : Lost) {
+      uint8_t &D = Demand[L.Wait * NumCnt + L.Counter];
+      D = std::min(D, L.Newer);
+    }
     if (!S.Valid || Seq.Preds[B].empty()) {
       // Function entries (and the preload entry) start with nothing in
       // flight.
