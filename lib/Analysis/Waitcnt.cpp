@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Analysis/Waitcnt.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 
 using namespace llvm;
@@ -36,10 +37,13 @@ constexpr uint8_t CntBit[NumCnt] = {cnt::VM, cnt::LGKM, cnt::EXP};
 constexpr unsigned LDSSlot = slot::NumSlots;
 /// Every vector memory operation: what a release must see complete.
 constexpr unsigned VMemSlot = slot::NumSlots + 1;
-/// Every DS operation, reads included: what a barrier orders against other
-/// waves' later LDS writes.
-constexpr unsigned DSSlot = slot::NumSlots + 2;
-constexpr unsigned NumTracked = slot::NumSlots + 3;
+constexpr unsigned NumTracked = slot::NumSlots + 2;
+/// Raisers kept per counter before the rest are pinned at once.
+constexpr unsigned MaxRaisers = 8;
+
+/// A wait (index) and the value it waits for on one counter.
+using Raiser = std::pair<int32_t, uint8_t>;
+using RaiserSet = SmallVector<Raiser, 2>;
 constexpr uint32_t Base = 1u << 12;
 constexpr unsigned OldestKept = 255;
 
@@ -86,6 +90,12 @@ struct State {
   uint8_t RelNeed = 0;
   /// A buffer_wbl2 began a release: the next store or atomic publishes.
   bool ReleasePending = false;
+  /// Per counter, the waits that raised LB to where it is (one per path
+  /// joined here): a place that needs every operation complete that is
+  /// complete, without reading any of them (a barrier, an atomic), keeps
+  /// those waits as they are. DsRaisers: the same for the DS timeline.
+  RaiserSet Raisers[NumCnt];
+  RaiserSet DsRaisers;
   std::vector<Entry> E;
   bool Valid = false;
 
@@ -158,6 +168,10 @@ struct State {
       return true;
     }
     bool Changed = false;
+    for (unsigned C = 0; C <= NumCnt; ++C)
+      Changed |= mergeRaisers(C < NumCnt ? Raisers[C] : DsRaisers,
+                              C < NumCnt ? O.Raisers[C] : O.DsRaisers,
+                              C < NumCnt ? C : 1, Lost);
     if (O.ReleasePending && !ReleasePending) {
       ReleasePending = true;
       Changed = true;
@@ -245,13 +259,36 @@ struct State {
     E = std::move(Out);
     return Changed;
   }
+  /// Adds \p From's raisers to \p To (kept sorted); past MaxRaisers they
+  /// go to \p Lost, to be kept by the caller at once.
+  static bool mergeRaisers(RaiserSet &To, const RaiserSet &From,
+                           unsigned Counter, std::vector<LostForcer> *Lost) {
+    bool Changed = false;
+    for (const Raiser &R : From) {
+      auto It = llvm::lower_bound(To, R);
+      if (It != To.end() && *It == R)
+        continue;
+      if (To.size() >= MaxRaisers) {
+        if (Lost)
+          Lost->push_back({R.first, Counter, R.second});
+        continue;
+      }
+      To.insert(It, R);
+      Changed = true;
+    }
+    return Changed;
+  }
   bool sameFlow(const State &O) const {
     for (unsigned C = 0; C < NumCnt; ++C)
       if (LB[C] != O.LB[C] || UB[C] != O.UB[C] || Kinds[C] != O.Kinds[C])
         return false;
     if (DsLB != O.DsLB || DsUB != O.DsUB || RelBarrier != O.RelBarrier ||
-        ReleasePending != O.ReleasePending || E.size() != O.E.size())
+        ReleasePending != O.ReleasePending || E.size() != O.E.size() ||
+        DsRaisers != O.DsRaisers)
       return false;
+    for (unsigned C = 0; C < NumCnt; ++C)
+      if (Raisers[C] != O.Raisers[C])
+        return false;
     for (size_t I = 0; I < E.size(); ++I)
       if (E[I].Slot != O.E[I].Slot || E[I].DsScore != O.E[I].DsScore ||
           !std::equal(E[I].Score, E[I].Score + NumCnt, O.E[I].Score))
@@ -447,6 +484,19 @@ private:
     }
   }
 
+  /// A place needs what is complete to stay complete without reading it:
+  /// the waits that made it so stay as they are.
+  void keepRaisers(const State &S, unsigned C) {
+    for (const Raiser &R : S.Raisers[C])
+      Demand[R.first * NumCnt + C] =
+          std::min(Demand[R.first * NumCnt + C], R.second);
+  }
+  void keepDsRaisers(const State &S) {
+    for (const Raiser &R : S.DsRaisers)
+      Demand[R.first * NumCnt + 1] =
+          std::min(Demand[R.first * NumCnt + 1], R.second);
+  }
+
   /// Stores before a release (AMDGPUUsage memory model GFX942: a release
   /// at agent or system scope is `buffer_wbl2`, `s_waitcnt vmcnt(0)`, then
   /// the releasing store or atomic): after a buffer_wbl2, the next vector
@@ -457,13 +507,13 @@ private:
   void release(State &S, unsigned Idx, const OpcodeFacts &F, bool Record) {
     bool Publishes = F.Counters & cnt::VM &&
                      (F.is(ic::Atomic) || (F.MayStore && !F.is(ic::CacheCtl)));
+    bool Releases = Publishes && (S.ReleasePending || F.is(ic::Atomic));
     if (Publishes && S.ReleasePending) {
       need(S, Idx, VMemSlot, 0, WaitNeedKind::Release, SlotRange(), Record);
       S.ReleasePending = false;
-    } else if (Publishes && F.is(ic::Atomic)) {
-      need(S, Idx, VMemSlot, 0, WaitNeedKind::Release, SlotRange(), Record,
-           /*Report=*/false);
     }
+    if (Releases && Record)
+      keepRaisers(S, 0);
     if (F.is(ic::CacheCtl) && F.Name.starts_with("BUFFER_WBL2"))
       S.ReleasePending = true;
   }
@@ -561,14 +611,12 @@ private:
     // published to the workgroup's other waves (a workgroup release); LDS
     // reads that another wave's writes after the barrier must not overtake;
     // LDS DMA that another wave's DS reads after it may read.
-    if (F.is(ic::Barrier)) {
-      need(S, Idx, VMemSlot, 0, WaitNeedKind::Release, SlotRange(), Record,
-           /*Report=*/false);
-      if (!Opts.WavePrivateLDS)
-        need(S, Idx, DSSlot, 1, WaitNeedKind::Barrier, SlotRange(), Record,
-             /*Report=*/false);
-      need(S, Idx, LDSSlot, 0, WaitNeedKind::Barrier, SlotRange(), Record,
-           /*Report=*/false);
+    if (F.is(ic::Barrier) && Record) {
+      keepRaisers(S, 0);
+      if (!Opts.WavePrivateLDS) {
+        keepRaisers(S, 1);
+        keepDsRaisers(S);
+      }
     }
     // Reaching s_endpgm with them unpublished is reported too, though no
     // wave touches LDS again: the memory model asks for the release before
@@ -581,10 +629,14 @@ private:
       S.RelBarrier = -1;
     }
     // LDS DMA into a buffer this DS read may read: reported only when asked
-    // (addresses decide it), but a wait that completed the DMA is kept.
-    if (F.readsLDS())
-      need(S, Idx, LDSSlot, 0, WaitNeedKind::Read, SlotRange(), Record,
-           Opts.LDSDMABeforeDSRead);
+    // (addresses decide it), but the waits that completed it are kept.
+    if (F.readsLDS()) {
+      if (Opts.LDSDMABeforeDSRead)
+        need(S, Idx, LDSSlot, 0, WaitNeedKind::Read, SlotRange(), Record);
+      const Entry *En = lookup(S, LDSSlot);
+      if (Record && En && En->Score[0])
+        keepRaisers(S, 0);
+    }
     release(S, Idx, F, Record);
 
     if (F.is(ic::Waitcnt))
@@ -625,12 +677,6 @@ private:
       En.Score[0] = S.UB[0];
       En.Forcer[0] = -1;
     }
-    if (F.is(ic::DS) && (F.Counters & cnt::LGKM)) {
-      Entry &En = getOrAdd(S, DSSlot);
-      En.Score[1] = S.UB[1];
-      En.DsScore = S.DsUB;
-      En.Forcer[1] = -1;
-    }
     if (F.writesLDS() || (F.is(ic::FLAT) && F.MayStore)) {
       for (unsigned C = 0; C < NumCnt; ++C) {
         bool Carries = F.is(ic::LDSDMA) ? C == 0
@@ -651,8 +697,10 @@ private:
       for (unsigned C = 0; C < NumCnt; ++C) {
         S.LB[C] = S.UB[C];
         S.Kinds[C] = 0;
+        S.Raisers[C].clear();
       }
       S.DsLB = S.DsUB;
+      S.DsRaisers.clear();
     }
   }
 
@@ -695,12 +743,18 @@ private:
         En.Forcer[C] = WI;
         En.Newer[C] = InOrder ? (uint8_t)std::min<uint32_t>(Newer, 254) : 0;
       }
-      if (C == 1)
-        S.DsLB = std::max(S.DsLB, S.DsUB - N);
+      Raiser Me = {WI, (uint8_t)std::min(N, 254u)};
+      if (C == 1 && S.DsUB - N > S.DsLB) {
+        S.DsLB = S.DsUB - N;
+        S.DsRaisers.assign(1, Me);
+      }
+      uint32_t OldLB = S.LB[C];
       if (N == 0)
         S.LB[C] = S.UB[C];
       else if (!OOO)
         S.LB[C] = std::max(S.LB[C], S.UB[C] - N);
+      if (S.LB[C] > OldLB)
+        S.Raisers[C].assign(1, Me);
       if (S.LB[C] == S.UB[C])
         S.Kinds[C] = 0;
     }

@@ -14,11 +14,8 @@ namespace asmevo {
 /// releases). The instruction stays, with the same size, so no code moves
 /// and no wait-state distance changes; only its stall shrinks. Functions
 /// whose waits already fall short somewhere are left alone: they rely on
-/// timing, and a relaxed wait elsewhere could change it. vmcnt is left as
-/// written in functions with barriers, atomics, LDS DMA or cache
-/// write-back, lgkmcnt in functions with barriers (unless every LDS access
-/// is the wave's own): the analysis does not yet say which of several
-/// waits such a place needs.
+/// timing, and a relaxed wait elsewhere could change it. expcnt stays as
+/// written: compute kernels export nothing.
 class RelaxWaitcntPass : public Pass {
 public:
   llvm::StringRef name() const override { return "relax-waitcnt"; }
