@@ -85,13 +85,17 @@ std::optional<int64_t> constantOf(const Value &V) {
   return std::nullopt;
 }
 
+/// For a commutative operation: the constant operand (if either is one)
+/// and the other operand.
+std::pair<std::optional<int64_t>, const Value *>
+constantAndOther(const Value &X, const Value &Y) {
+  if (std::optional<int64_t> C = constantOf(Y))
+    return {C, &X};
+  return {constantOf(X), &Y};
+}
+
 Value mul(const Value &X, const Value &Y) {
-  std::optional<int64_t> C = constantOf(Y);
-  const Value *V = &X;
-  if (!C) {
-    C = constantOf(X);
-    V = &Y;
-  }
+  auto [C, V] = constantAndOther(X, Y);
   if (!C || *C < 0 || !V->Known)
     return Value::unknown();
   return Value::of(V->A * *C, V->Lo * *C, V->Hi * *C);
@@ -116,12 +120,7 @@ Value lshr(const Value &X, const Value &S) {
 }
 
 Value andMask(const Value &X, const Value &M) {
-  std::optional<int64_t> C = constantOf(M);
-  const Value *V = &X;
-  if (!C) {
-    C = constantOf(X);
-    V = &M;
-  }
+  auto [C, V] = constantAndOther(X, M);
   if (!C || *C < 0)
     return Value::unknown();
   // Any 32-bit value masked by C >= 0 is within [0, C].
