@@ -1,5 +1,6 @@
 //===- Resources.cpp ------------------------------------------------------===//
 #include "asmevo/Analysis/Resources.h"
+#include "asmevo/CodeObject/MetadataNodes.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -52,27 +53,13 @@ Occupancy asmevo::occupancy(GPUGen G, unsigned VG, unsigned SG, unsigned LDS,
 
 static std::optional<unsigned>
 kernelMetaUInt(const CodeObject &CO, int MetadataIndex, StringRef Key) {
-  msgpack::Document *Doc = CO.metadata();
-  if (!Doc || MetadataIndex < 0)
+  msgpack::MapDocNode *K = md::kernelMap(CO, MetadataIndex);
+  msgpack::DocNode *N = K ? md::find(*K, Key) : nullptr;
+  // A signed 0 reads as absent here, as it always has.
+  if (N && N->getKind() == msgpack::Type::Int && N->getInt() == 0)
     return std::nullopt;
-  msgpack::DocNode &Root = Doc->getRoot();
-  if (!Root.isMap())
-    return std::nullopt;
-  auto KIt = Root.getMap().find("amdhsa.kernels");
-  if (KIt == Root.getMap().end() || !KIt->second.isArray())
-    return std::nullopt;
-  msgpack::ArrayDocNode &Ks = KIt->second.getArray();
-  if ((size_t)MetadataIndex >= Ks.size() || !Ks[MetadataIndex].isMap())
-    return std::nullopt;
-  msgpack::MapDocNode &K = Ks[MetadataIndex].getMap();
-  auto It = K.find(Key);
-  if (It == K.end())
-    return std::nullopt;
-  msgpack::DocNode &N = It->second;
-  if (N.getKind() == msgpack::Type::UInt)
-    return (unsigned)N.getUInt();
-  if (N.getKind() == msgpack::Type::Int && N.getInt() > 0)
-    return (unsigned)N.getInt();
+  if (std::optional<uint64_t> V = md::asUInt(N))
+    return (unsigned)*V;
   return std::nullopt;
 }
 

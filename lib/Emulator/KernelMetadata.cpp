@@ -1,6 +1,7 @@
 //===- KernelMetadata.cpp -------------------------------------------------===//
 #include "asmevo/Emulator/KernelMetadata.h"
 #include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/CodeObject/MetadataNodes.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 
 using namespace llvm;
@@ -15,49 +16,17 @@ std::vector<const KernelArg *> KernelMetadata::explicitArgs() const {
   return Out;
 }
 
-static const msgpack::DocNode *lookup(msgpack::Document &Doc,
-                                      msgpack::MapDocNode &M, StringRef Key) {
-  auto It = M.find(Doc.getNode(Key));
-  return It == M.end() ? nullptr : &It->second;
-}
-
-static std::optional<uint64_t> asUInt(const msgpack::DocNode *N) {
-  if (!N)
-    return std::nullopt;
-  if (N->getKind() == msgpack::Type::UInt)
-    return N->getUInt();
-  if (N->getKind() == msgpack::Type::Int && N->getInt() >= 0)
-    return uint64_t(N->getInt());
-  return std::nullopt;
-}
-
-static std::string asString(const msgpack::DocNode *N) {
-  if (N && N->isString())
-    return N->getString().str();
-  return "";
-}
 
 Expected<KernelMetadata> emu::readKernelMetadata(const CodeObject &CO,
                                                  const KernelInfo &K) {
   KernelMetadata MD;
   MD.Name = K.Name;
-  msgpack::Document *Doc = CO.metadata();
-  if (!Doc || K.MetadataIndex < 0)
+  msgpack::MapDocNode *KMP = md::kernelMap(CO, K.MetadataIndex);
+  if (!KMP)
     return MD;
-  auto Root = Doc->getRoot();
-  if (!Root.isMap())
-    return MD;
-  auto &RM = Root.getMap();
-  const msgpack::DocNode *Kernels = lookup(*Doc, RM, "amdhsa.kernels");
-  if (!Kernels || !Kernels->isArray())
-    return MD;
-  auto &Arr = const_cast<msgpack::DocNode *>(Kernels)->getArray();
-  if (unsigned(K.MetadataIndex) >= Arr.size() ||
-      !Arr[K.MetadataIndex].isMap())
-    return MD;
-  auto &KM = Arr[K.MetadataIndex].getMap();
+  msgpack::MapDocNode &KM = *KMP;
   auto U32 = [&](StringRef Key) -> std::optional<uint32_t> {
-    if (auto V = asUInt(lookup(*Doc, KM, Key)))
+    if (auto V = md::asUInt(md::find(KM, Key)))
       return uint32_t(*V);
     return std::nullopt;
   };
@@ -66,12 +35,12 @@ Expected<KernelMetadata> emu::readKernelMetadata(const CodeObject &CO,
   MD.GroupSegmentFixedSize = U32(".group_segment_fixed_size");
   MD.PrivateSegmentFixedSize = U32(".private_segment_fixed_size");
   MD.MaxFlatWorkgroupSize = U32(".max_flat_workgroup_size");
-  if (const msgpack::DocNode *N = lookup(*Doc, KM, ".uses_dynamic_stack"))
+  if (const msgpack::DocNode *N = md::find(KM, ".uses_dynamic_stack"))
     MD.UsesDynamicStack = N->getKind() == msgpack::Type::Boolean && N->getBool();
-  const msgpack::DocNode *Args = lookup(*Doc, KM, ".args");
+  msgpack::DocNode *Args = md::find(KM, ".args");
   if (!Args || !Args->isArray())
     return MD;
-  auto &AA = const_cast<msgpack::DocNode *>(Args)->getArray();
+  auto &AA = Args->getArray();
   for (unsigned I = 0; I < AA.size(); ++I) {
     if (!AA[I].isMap())
       return createStringError("%s: kernel '%s': metadata argument %u is not "
@@ -79,11 +48,11 @@ Expected<KernelMetadata> emu::readKernelMetadata(const CodeObject &CO,
                                CO.name().str().c_str(), K.Name.c_str(), I);
     auto &AM = AA[I].getMap();
     KernelArg A;
-    A.Name = asString(lookup(*Doc, AM, ".name"));
-    A.ValueKind = asString(lookup(*Doc, AM, ".value_kind"));
-    A.AddressSpace = asString(lookup(*Doc, AM, ".address_space"));
-    auto Off = asUInt(lookup(*Doc, AM, ".offset"));
-    auto Size = asUInt(lookup(*Doc, AM, ".size"));
+    A.Name = md::asString(md::find(AM, ".name"));
+    A.ValueKind = md::asString(md::find(AM, ".value_kind"));
+    A.AddressSpace = md::asString(md::find(AM, ".address_space"));
+    auto Off = md::asUInt(md::find(AM, ".offset"));
+    auto Size = md::asUInt(md::find(AM, ".size"));
     if (!Off || !Size || *Size == 0 || *Off + *Size > (1u << 20))
       return createStringError(
           "%s: kernel '%s': metadata argument %u ('%s') has no valid "

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "asmevo/Verify/SpecProposal.h"
 #include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/CodeObject/MetadataNodes.h"
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -38,51 +39,22 @@ struct MDKernel {
   std::vector<uint64_t> ReqdWorkgroup;
 };
 
-const msgpack::DocNode *lookup(msgpack::Document &Doc, msgpack::MapDocNode &M,
-                               StringRef Key) {
-  auto It = M.find(Doc.getNode(Key));
-  return It == M.end() ? nullptr : &It->second;
-}
-
-std::optional<uint64_t> asUInt(const msgpack::DocNode *N) {
-  if (!N)
-    return std::nullopt;
-  if (N->getKind() == msgpack::Type::UInt)
-    return N->getUInt();
-  if (N->getKind() == msgpack::Type::Int && N->getInt() >= 0)
-    return uint64_t(N->getInt());
-  return std::nullopt;
-}
-
-std::string asString(const msgpack::DocNode *N) {
-  return N && N->isString() ? N->getString().str() : "";
-}
 
 std::optional<MDKernel> readMetadata(const CodeObject &CO,
                                      const KernelInfo &K) {
-  msgpack::Document *Doc = CO.metadata();
-  if (!Doc || K.MetadataIndex < 0 || !Doc->getRoot().isMap())
+  msgpack::MapDocNode *KMP = md::kernelMap(CO, K.MetadataIndex);
+  if (!KMP)
     return std::nullopt;
-  auto &Root = Doc->getRoot().getMap();
-  auto *Ks = const_cast<msgpack::DocNode *>(
-      lookup(*Doc, Root, "amdhsa.kernels"));
-  if (!Ks || !Ks->isArray() ||
-      unsigned(K.MetadataIndex) >= Ks->getArray().size())
-    return std::nullopt;
-  msgpack::DocNode &KN = Ks->getArray()[K.MetadataIndex];
-  if (!KN.isMap())
-    return std::nullopt;
-  auto &KM = KN.getMap();
+  msgpack::MapDocNode &KM = *KMP;
   MDKernel M;
-  M.KernargSize = asUInt(lookup(*Doc, KM, ".kernarg_segment_size"));
-  M.MaxFlat = asUInt(lookup(*Doc, KM, ".max_flat_workgroup_size"));
-  if (auto *R = const_cast<msgpack::DocNode *>(
-          lookup(*Doc, KM, ".reqd_workgroup_size")))
+  M.KernargSize = md::asUInt(md::find(KM, ".kernarg_segment_size"));
+  M.MaxFlat = md::asUInt(md::find(KM, ".max_flat_workgroup_size"));
+  if (auto *R = md::find(KM, ".reqd_workgroup_size"))
     if (R->isArray())
       for (auto &E : R->getArray())
-        if (auto V = asUInt(&E))
+        if (auto V = md::asUInt(&E))
           M.ReqdWorkgroup.push_back(*V);
-  auto *Args = const_cast<msgpack::DocNode *>(lookup(*Doc, KM, ".args"));
+  auto *Args = md::find(KM, ".args");
   if (!Args || !Args->isArray())
     return M;
   M.HasArgs = true;
@@ -90,18 +62,18 @@ std::optional<MDKernel> readMetadata(const CodeObject &CO,
     MDArg A;
     if (AN.isMap()) {
       auto &AM = AN.getMap();
-      A.Name = asString(lookup(*Doc, AM, ".name"));
-      A.ValueKind = asString(lookup(*Doc, AM, ".value_kind"));
-      A.AddressSpace = asString(lookup(*Doc, AM, ".address_space"));
-      A.TypeName = asString(lookup(*Doc, AM, ".type_name"));
-      A.ValueType = asString(lookup(*Doc, AM, ".value_type"));
+      A.Name = md::asString(md::find(AM, ".name"));
+      A.ValueKind = md::asString(md::find(AM, ".value_kind"));
+      A.AddressSpace = md::asString(md::find(AM, ".address_space"));
+      A.TypeName = md::asString(md::find(AM, ".type_name"));
+      A.ValueType = md::asString(md::find(AM, ".value_type"));
       // .actual_access is what the compiler proved; .access is what the
       // source declared. The proof wins.
-      A.Access = asString(lookup(*Doc, AM, ".actual_access"));
+      A.Access = md::asString(md::find(AM, ".actual_access"));
       if (A.Access.empty())
-        A.Access = asString(lookup(*Doc, AM, ".access"));
-      A.Offset = asUInt(lookup(*Doc, AM, ".offset"));
-      A.Size = asUInt(lookup(*Doc, AM, ".size"));
+        A.Access = md::asString(md::find(AM, ".access"));
+      A.Offset = md::asUInt(md::find(AM, ".offset"));
+      A.Size = md::asUInt(md::find(AM, ".size"));
     }
     M.Args.push_back(std::move(A));
   }
