@@ -11,6 +11,7 @@
 #ifndef ASMEVO_UNITTESTS_EMULATOR_CASES_H
 #define ASMEVO_UNITTESTS_EMULATOR_CASES_H
 
+#include "asmevo/Emulator/Float.h"
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -41,16 +42,8 @@ struct Case {
 /// Every case, gfx942 and gfx90a.
 const std::vector<Case> &allCases();
 
-inline uint32_t fbits(float F) {
-  uint32_t U;
-  std::memcpy(&U, &F, 4);
-  return U;
-}
-inline float bitsf(uint32_t U) {
-  float F;
-  std::memcpy(&F, &U, 4);
-  return F;
-}
+inline uint32_t fbits(float F) { return asU(F); }
+inline float bitsf(uint32_t U) { return asF(U); }
 
 } // namespace test
 } // namespace emu

@@ -33,12 +33,6 @@ uint16_t toHalf(float X) { // exact for the small values used here
   int E = int((U >> 23) & 0xff) - 127 + 15;
   return uint16_t(((U >> 16) & 0x8000) | (E << 10) | ((U >> 13) & 0x3ff));
 }
-float fromHalf(uint16_t H) {
-  int E = (H >> 10) & 0x1f;
-  float M = float(H & 0x3ff);
-  float V = E == 0 ? std::ldexp(M, -24) : std::ldexp(1024 + M, E - 25);
-  return (H & 0x8000) ? -V : V;
-}
 } // namespace
 
 std::vector<Case> vectorCases() {

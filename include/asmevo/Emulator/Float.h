@@ -12,31 +12,16 @@
 
 #include <cmath>
 #include <cstdint>
+#include "llvm/ADT/bit.h"
 #include <cstring>
 
 namespace asmevo {
 namespace emu {
 
-inline float asF(uint32_t X) {
-  float F;
-  std::memcpy(&F, &X, 4);
-  return F;
-}
-inline uint32_t asU(float F) {
-  uint32_t X;
-  std::memcpy(&X, &F, 4);
-  return X;
-}
-inline double asD(uint64_t X) {
-  double F;
-  std::memcpy(&F, &X, 8);
-  return F;
-}
-inline uint64_t asU64(double F) {
-  uint64_t X;
-  std::memcpy(&X, &F, 8);
-  return X;
-}
+inline float asF(uint32_t X) { return llvm::bit_cast<float>(X); }
+inline uint32_t asU(float F) { return llvm::bit_cast<uint32_t>(F); }
+inline double asD(uint64_t X) { return llvm::bit_cast<double>(X); }
+inline uint64_t asU64(double F) { return llvm::bit_cast<uint64_t>(F); }
 
 inline float f16ToF32(uint16_t H) {
   uint32_t Sign = uint32_t(H & 0x8000) << 16;
