@@ -486,15 +486,10 @@ private:
 
   /// A place needs what is complete to stay complete without reading it:
   /// the waits that made it so stay as they are.
-  void keepRaisers(const State &S, unsigned C) {
-    for (const Raiser &R : S.Raisers[C])
+  void keepRaisers(const RaiserSet &Rs, unsigned C) {
+    for (const Raiser &R : Rs)
       Demand[R.first * NumCnt + C] =
           std::min(Demand[R.first * NumCnt + C], R.second);
-  }
-  void keepDsRaisers(const State &S) {
-    for (const Raiser &R : S.DsRaisers)
-      Demand[R.first * NumCnt + 1] =
-          std::min(Demand[R.first * NumCnt + 1], R.second);
   }
 
   /// Stores before a release (AMDGPUUsage memory model GFX942: a release
@@ -513,7 +508,7 @@ private:
       S.ReleasePending = false;
     }
     if (Releases && Record)
-      keepRaisers(S, 0);
+      keepRaisers(S.Raisers[0], 0);
     if (F.is(ic::CacheCtl) && F.Name.starts_with("BUFFER_WBL2"))
       S.ReleasePending = true;
   }
@@ -612,10 +607,10 @@ private:
     // reads that another wave's writes after the barrier must not overtake;
     // LDS DMA that another wave's DS reads after it may read.
     if (F.is(ic::Barrier) && Record) {
-      keepRaisers(S, 0);
+      keepRaisers(S.Raisers[0], 0);
       if (!Opts.WavePrivateLDS) {
-        keepRaisers(S, 1);
-        keepDsRaisers(S);
+        keepRaisers(S.Raisers[1], 1);
+        keepRaisers(S.DsRaisers, 1);
       }
     }
     // Reaching s_endpgm with them unpublished is reported too, though no
@@ -635,7 +630,7 @@ private:
         need(S, Idx, LDSSlot, 0, WaitNeedKind::Read, SlotRange(), Record);
       const Entry *En = lookup(S, LDSSlot);
       if (Record && En && En->Score[0])
-        keepRaisers(S, 0);
+        keepRaisers(S.Raisers[0], 0);
     }
     release(S, Idx, F, Record);
 
