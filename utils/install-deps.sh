@@ -4,7 +4,7 @@
 # packages named llvm-22-dev, lld-22, liblld-22-dev, clang-22, llvm-22-tools.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ python3 llvm-22-dev lld-22 liblld-22-dev clang-22
-      llvm-22-tools libgtest-dev libgmock-dev zlib1g-dev libzstd-dev
+      llvm-22-tools clang-tools-22 libclang-rt-22-dev libgtest-dev libgmock-dev zlib1g-dev libzstd-dev
       libhsa-runtime-dev)
 missing=()
 for p in "${pkgs[@]}"; do
