@@ -8,13 +8,69 @@ config.excludes = ["Inputs", "kernels", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.asmevo_obj_root, "test")
 
-path = os.path.pathsep.join([config.asmevo_tools_dir, config.llvm_tools_dir,
-                             config.environment.get("PATH", os.environ["PATH"])])
-config.environment["PATH"] = path
+# The external programs the tests may run are exactly the ones CMake found
+# (cmake/AsmEvoTools.cmake). Each must still exist (a cached path goes stale
+# when a package is removed); the suite stops here, naming the package,
+# rather than failing test by test with "command not found".
+import json
+import re
+
+try:
+    with open(config.asmevo_tools_file) as f:
+        tools = json.load(f)
+except (OSError, ValueError) as e:
+    lit_config.fatal("cannot read %s (%s): reconfigure the build"
+                     % (config.asmevo_tools_file, e))
+missing = ["%s (%s): install the Debian package %s" % (n, t["path"], t["package"])
+           for n, t in sorted(tools.items())
+           if not (os.path.isfile(t["path"]) and os.access(t["path"], os.X_OK))]
+if missing:
+    lit_config.fatal("programs the tests need are missing (utils/install-deps.sh "
+                     "installs them; then reconfigure):\n  " + "\n  ".join(missing))
+
+# PATH holds the project's own tools and a folder of links to the programs
+# above, nothing else: a test or helper script that runs any other program
+# fails on every machine, not only on a fresh one.
+tools_bin = os.path.join(config.asmevo_obj_root, "test", "tools-bin")
+os.makedirs(tools_bin, exist_ok=True)
+for entry in os.listdir(tools_bin):
+    if entry not in tools:
+        os.unlink(os.path.join(tools_bin, entry))
+for n, t in tools.items():
+    link = os.path.join(tools_bin, n)
+    if os.path.islink(link) and os.readlink(link) == t["path"]:
+        continue
+    if os.path.lexists(link):
+        os.unlink(link)
+    os.symlink(t["path"], link)
+config.environment["PATH"] = os.path.pathsep.join([config.asmevo_tools_dir, tools_bin])
+config.environment["ASMEVO_TOOLS_FILE"] = config.asmevo_tools_file
+config.environment["LLVM_OBJDUMP"] = tools["llvm-objdump"]["path"]
+
+# Each program also reaches the RUN lines as a substitution, resolved to its
+# file. Names that are ordinary words (sort, test, count, ...) are replaced
+# only where a command starts.
+# (lit escapes backslashes in a replacement, so no group references: each
+# place a command can start is a fixed-width lookbehind of its own.)
+_cmd_start = "(?:" + "|".join("(?<=%s)" % p for p in [
+    "^", "^ ", "^  ", r"\) ", r"\)  ", "[|;&(]", "[|;&(] ", "[|;&(]  ", r"\bnot ", r"\bdo ", r"\bthen "]) + ")"
+for n, t in sorted(tools.items(), key=lambda kv: -len(kv[0])):
+    if n == "python3":
+        continue
+    if re.match(r"(FileCheck|clang-|ld\.lld|llvm-|lit$)", n):
+        config.substitutions.append(
+            (r"(?<![\w./=%%-])%s(?![\w.-])" % re.escape(n), t["path"]))
+    else:
+        config.substitutions.append(
+            (_cmd_start + re.escape(n) + r"(?=\s|$)", t["path"]))
+
 config.substitutions.append(("%kernels", config.asmevo_kernels_dir))
+config.substitutions.append(("%asmevo_tools_file", config.asmevo_tools_file))
+config.substitutions.append(("%asmevo_tools_dir", config.asmevo_tools_dir))
+config.substitutions.append(("%asmevo_src_root", config.asmevo_src_root))
 config.substitutions.append(("%corpus", config.asmevo_corpus_dir))
 config.substitutions.append(("%utils", os.path.join(config.asmevo_src_root, "utils")))
-config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%python", tools["python3"]["path"]))
 
 # The third-party corpus lives outside the project; without it those tests
 # are unsupported, never passed.

@@ -33,14 +33,15 @@ t1=$(date +%s)
 # The binary must really be instrumented, or this check proves nothing.
 # (grep reads all of nm's output: with -q it would exit early and the
 # SIGPIPE would fail the pipeline under pipefail.)
-if ! nm "$build/bin/asmevo-opt" 2>/dev/null | grep __asan_init >/dev/null; then
+tool() { /usr/bin/python3 "$here/utils/asmevo_tools.py" "$build" "$1"; }
+if ! "$(tool llvm-nm)" "$build/bin/asmevo-opt" 2>/dev/null | grep __asan_init >/dev/null; then
   echo "asan-check: $build/bin/asmevo-opt is not built with ASan" \
        "(configure with -DASMEVO_ENABLE_ASAN=ON)" >&2
   exit 1
 fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:exitcode=99:abort_on_error=0}"
-lit="$(command -v lit-22 || command -v lit || echo /usr/lib/llvm-22/bin/lit)"
+lit="$(tool lit)"
 status=0
 "$lit" -sv --filter "$filter" "$build/test" || status=$?
 t2=$(date +%s)

@@ -10,10 +10,14 @@ original. Decoding is llvm-objdump's; ELF parsing is done here.
 
 Prints one summary line; exits 1 on any mismatch.
 """
+import os
 import re
 import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import asmevo_tools  # noqa: E402
 
 
 def read_elf(path):
@@ -58,7 +62,7 @@ INSN = re.compile(r'^\s+(\S+)\s*(.*?)\s*//\s*([0-9A-Fa-f]+):\s*((?:[0-9A-Fa-f]{8
 
 
 def disassemble(path):
-    out = subprocess.run(['llvm-objdump-22', '-d', path], capture_output=True,
+    out = subprocess.run([asmevo_tools.tool('llvm-objdump'), '-d', path], capture_output=True,
                          text=True, check=True).stdout
     insns = []
     for line in out.splitlines():

@@ -579,21 +579,18 @@ TEST(OffloadBundleTest, RandomMutationsNeverCrash) {
 // Tests that run LLVM tools.
 //===----------------------------------------------------------------------===//
 
-/// Finds an LLVM 22 tool: $EnvVar, then the tool directory, then PATH.
+/// The program CMake found for Name (cmake/AsmEvoTools.cmake), or $EnvVar
+/// when set; never whatever PATH holds.
 std::optional<std::string> findTool(StringRef Name, const char *EnvVar) {
   if (EnvVar)
     if (std::optional<std::string> V = sys::Process::GetEnv(EnvVar))
       if (!V->empty() && sys::fs::can_execute(*V))
         return *V;
-  SmallVector<StringRef, 2> Dirs;
-#ifdef ASMEVO_LLVM_TOOLS_DIR
-  Dirs.push_back(ASMEVO_LLVM_TOOLS_DIR);
-#endif
-  Dirs.push_back("/usr/lib/llvm-22/bin");
-  if (ErrorOr<std::string> P = sys::findProgramByName(Name, Dirs))
-    return *P;
-  if (ErrorOr<std::string> P = sys::findProgramByName(Name))
-    return *P;
+  StringRef P = Name == "clang-offload-bundler" ? ASMEVO_TOOL_CLANG_OFFLOAD_BUNDLER
+                : Name == "clang-22"            ? ASMEVO_TOOL_CLANG_22
+                                                : "";
+  if (!P.empty() && sys::fs::can_execute(P))
+    return P.str();
   return std::nullopt;
 }
 

@@ -13,13 +13,14 @@ using namespace asmevo;
 using namespace asmevo::emu;
 using namespace asmevo::emu::test;
 
+// The programs CMake found (cmake/AsmEvoTools.cmake); never whatever PATH
+// holds.
 static std::string tool(StringRef Name) {
-  SmallString<256> P(ASMEVO_LLVM_TOOLS_DIR);
-  sys::path::append(P, Name);
-  if (sys::fs::exists(P))
-    return std::string(P);
-  auto Found = sys::findProgramByName((Name + "-22").str());
-  return Found ? *Found : Name.str();
+  if (Name == "llvm-mc")
+    return ASMEVO_TOOL_LLVM_MC;
+  if (Name == "ld.lld")
+    return ASMEVO_TOOL_LD_LLD;
+  return Name.str();
 }
 
 std::string test::assemble(StringRef Source, StringRef Arch,

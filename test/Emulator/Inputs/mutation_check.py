@@ -16,6 +16,7 @@ when the original reports a violation.
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,7 +49,7 @@ def run(co, spec, cfg, budget=400000000):
     seed, variant = cfg[0], cfg[1]
     extra = list(cfg[2:])
     out = os.path.join(tmp, 'out')
-    subprocess.run(['rm', '-rf', out])
+    shutil.rmtree(out, ignore_errors=True)
     r = subprocess.run([verify, 'run', co, '--spec', spec, '--interleave', seed,
                         '--variant', variant, '--output-dir', out,
                         '--budget', str(budget)] + extra,

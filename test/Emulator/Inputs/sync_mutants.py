@@ -28,7 +28,7 @@ LINE = re.compile(r'^\s+(\S+)\s*(.*?)\s*//\s*([0-9A-Fa-f]+):\s*([0-9A-Fa-f ]+?)\
 
 
 def objdump(path):
-    tool = os.environ.get('LLVM_OBJDUMP', 'llvm-objdump-22')
+    tool = os.environ.get('LLVM_OBJDUMP', 'llvm-objdump')
     out = subprocess.run([tool, '-d', path], capture_output=True, text=True,
                          check=True).stdout
     for line in out.splitlines():
