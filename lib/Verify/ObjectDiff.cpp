@@ -2,6 +2,7 @@
 #include "asmevo/Verify/ObjectDiff.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/CodeObject/DescriptorFields.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -153,9 +154,10 @@ std::string keyText(const msgpack::DocNode &K) {
 class Differ {
 public:
   Differ(const std::set<std::string> &Launched,
-         const std::set<std::string> &Accepted,
+         const std::set<std::string> &Accepted, bool OnHardware,
          std::vector<ObjectDifference> &Out)
-      : Launched(Launched), Accepted(Accepted), Out(Out) {}
+      : Launched(Launched), Accepted(Accepted), OnHardware(OnHardware),
+        Out(Out) {}
 
   void descriptors(const CodeObject &K0, const CodeObject &K1);
   void metadata(const CodeObject &K0, const CodeObject &K1);
@@ -169,6 +171,7 @@ private:
   void kernels(msgpack::DocNode *A, msgpack::DocNode *B);
 
   const std::set<std::string> &Launched, &Accepted;
+  bool OnHardware;
   std::vector<ObjectDifference> &Out;
 };
 
@@ -202,10 +205,20 @@ void Differ::descriptors(const CodeObject &K0, const CodeObject &K1) {
       uint64_t X = F.read(A.KD), Y = F.read(B.KD);
       if (X == Y)
         continue;
+      StringRef WhyNot = "the emulator does not model this field";
+      bool Modelled = OnHardware || emulatorModelsDescriptorField(F.Name);
+      // The emulator gives every wave all SGPRs, so it cannot see a K1
+      // that allocates fewer than its code uses; more than K0 allocated
+      // (what an edit that uses more registers gets) cannot starve code
+      // the runs executed.
+      if (!Modelled && StringRef(F.Name) == "granulated_wavefront_sgpr_count") {
+        Modelled = Y > X;
+        WhyNot = "K1 allocates fewer SGPRs than K0, and the emulator does "
+                 "not model the SGPR allocation";
+      }
       add({A.Name, "descriptor", F.Name, "", fieldValue(F, X),
            fieldValue(F, Y), ObjectDifference::Unknown, ""},
-          emulatorModelsDescriptorField(F.Name),
-          "the emulator does not model this field");
+          Modelled, WhyNot);
     }
   }
   for (auto &[Name, K] : Other)
@@ -220,10 +233,18 @@ void Differ::node(StringRef Kernel, const std::string &Field,
     // Kernel-argument offsets, sizes and kinds and the kernarg segment
     // size are what the emulator lays arguments out by; checkComparable
     // refuses a K1 that changes them, so they never get here changed.
+    // The note's register counts restate what the code uses (the emitter
+    // recomputes them with the descriptor's granules, by which hardware
+    // allocates): the runs of that code judge them.
     std::string F = Field.empty() ? "kernel" : Field;
+    static const char *const Counts[] = {".vgpr_count", ".agpr_count",
+                                         ".sgpr_count", ".vgpr_spill_count",
+                                         ".sgpr_spill_count"};
+    bool Count = !Kernel.empty() && llvm::is_contained(Counts, Field);
     add({Kernel.str(), "metadata", F, Loc == Field ? "" : Loc,
-         A ? nodeText(*A) : "(absent)", B ? nodeText(*B) : "(absent)", ObjectDifference::Unknown, ""},
-        false, "the emulator does not read this metadata field");
+         A ? nodeText(*A) : "(absent)", B ? nodeText(*B) : "(absent)",
+         ObjectDifference::Unknown, ""},
+        Count, "the emulator does not read this metadata field");
   };
   if (!A || !B || A->getKind() != B->getKind())
     return Diff();
@@ -322,9 +343,9 @@ void Differ::metadata(const CodeObject &K0, const CodeObject &K1) {
 std::vector<ObjectDifference>
 diffObjects(const CodeObject &K0, const CodeObject &K1,
             const std::set<std::string> &Launched,
-            const std::set<std::string> &Accepted) {
+            const std::set<std::string> &Accepted, bool OnHardware) {
   std::vector<ObjectDifference> Out;
-  Differ D(Launched, Accepted, Out);
+  Differ D(Launched, Accepted, OnHardware, Out);
   D.descriptors(K0, K1);
   D.metadata(K0, K1);
   return Out;

@@ -545,7 +545,8 @@ Expected<VerifyReport> verify(const CodeObject &K0, const CodeObject &K1,
     if (const KernelInfo *K = resolveLaunchedKernel(K0, L.Kernel))
       Launched.insert(K->Name);
   return Verification(**E0, **E1, Spec, O,
-                      diffObjects(K0, K1, Launched, O.AcceptedFields))
+                      diffObjects(K0, K1, Launched, O.AcceptedFields,
+                                  O.Device != nullptr))
       .run();
 }
 

@@ -50,11 +50,13 @@ llvm::StringRef judgementName(ObjectDifference::Judgement J);
 bool emulatorModelsDescriptorField(llvm::StringRef Name);
 
 /// Every descriptor and metadata difference between \p K0 and \p K1.
-/// \p Launched: kernels the spec runs; \p Accepted: acceptName()s.
+/// \p Launched: kernels the spec runs; \p Accepted: acceptName()s;
+/// \p OnHardware: the runs are on a GPU, which reads every descriptor
+/// field (metadata is still read only by our own dispatcher).
 std::vector<ObjectDifference>
 diffObjects(const CodeObject &K0, const CodeObject &K1,
             const std::set<std::string> &Launched,
-            const std::set<std::string> &Accepted);
+            const std::set<std::string> &Accepted, bool OnHardware = false);
 
 } // namespace verify
 } // namespace asmevo
