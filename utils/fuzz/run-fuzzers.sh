@@ -127,7 +127,7 @@ for t in "${targets[@]}"; do
     -max_total_time="$secs" -rss_limit_mb=4096 -timeout=30 -max_len=1048576 \
     -artifact_prefix="$d/artifacts/" "$d/corpus" "$seeds/$t" >"$d/log" 2>&1 || true
   s1=$(date +%s)
-  execs=$(grep -oE '^#[0-9]+' "$d/log" | tail -1 | tr -d '#')
+  execs=$( (grep -oE '^#[0-9]+' "$d/log" || true) | tail -1 | tr -d '#')
   after=$(ls "$d/artifacts" | wc -l)
   new=$((after - before))
   what="none"
