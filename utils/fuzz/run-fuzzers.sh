@@ -50,7 +50,7 @@ echo "run-fuzzers: built in $((t1 - t0)) s"
 seeds="$fuzz/fuzz-seeds"
 rm -rf "$seeds"
 for t in "${all[@]}"; do mkdir -p "$seeds/$t"; done
-small=(suite_relu relu loop device_call suite_softmax_rows preload)
+small=(suite_relu loop device_call suite_softmax_rows preload divergence)
 for k in "$kernels"/*.co; do
   cp "$k" "$seeds/fuzz-code-object/"
 done
@@ -75,15 +75,15 @@ fi
 b="$seeds/fuzz-bundle"
 "$tools/clang-offload-bundler" -type=o \
   -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx942,hipv4-amdgcn-amd-amdhsa--gfx90a \
-  -input=/dev/null -input="$kernels/relu-gfx942.co" -input="$kernels/loop-gfx90a.co" \
+  -input=/dev/null -input="$kernels/suite_relu-gfx942.co" -input="$kernels/loop-gfx90a.co" \
   -output="$b/plain.bundle"
 "$tools/clang-offload-bundler" -type=o -compress \
   -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx942 \
-  -input=/dev/null -input="$kernels/relu-gfx942.co" -output="$b/compressed.bundle" 2>/dev/null
+  -input=/dev/null -input="$kernels/suite_relu-gfx942.co" -output="$b/compressed.bundle" 2>/dev/null
 echo 'main: ret' | "$tools/llvm-mc" -filetype=obj -triple=x86_64-unknown-linux-gnu -o "$b/host.o"
 "$tools/llvm-objcopy" --add-section .hip_fatbin="$b/plain.bundle" "$b/host.o" "$b/app.o"
 rm "$b/host.o"
-cp "$kernels/relu-gfx942.co" "$b/"
+cp "$kernels/suite_relu-gfx942.co" "$b/"
 for s in "$here"/test/kernels/suite/specs/*.yaml "$here"/test/Verify/Inputs/*.yaml; do
   cp "$s" "$seeds/fuzz-launch-spec/"
 done
