@@ -362,13 +362,16 @@ void Scheduler::initWave(Wave &W, Workgroup &G, unsigned WaveIdx) {
   unsigned Active = std::min<unsigned>(WaveSize, KS.GroupSize - First);
   W.setExec(Active == 64 ? AllLanes : ((1ull << Active) - 1));
 
-  // v0: packed work-item IDs (X bits 0-9, Y 10-19, Z 20-29).
+  // v0: packed work-item IDs (X bits 0-9, Y 10-19, Z 20-29), as many as
+  // ENABLE_VGPR_WORKITEM_ID asks for; the others are zero (LLVM relies on
+  // it and reads X unmasked from a kernel that enables X only).
   uint32_t *V0 = W.vslot(0);
+  unsigned Dims = KD.workItemIDDims();
   for (unsigned L = 0; L < Active; ++L) {
     unsigned F = First + L;
     unsigned X = F % P.Block[0];
-    unsigned Y = (F / P.Block[0]) % P.Block[1];
-    unsigned Z = F / (P.Block[0] * P.Block[1]);
+    unsigned Y = Dims >= 1 ? (F / P.Block[0]) % P.Block[1] : 0;
+    unsigned Z = Dims >= 2 ? F / (P.Block[0] * P.Block[1]) : 0;
     V0[L] = X | (Y << 10) | (Z << 20);
   }
 
@@ -729,13 +732,26 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
   KS.EntryIndex = EI->Index;
   uint64_t Lds = uint64_t(KD.groupSegmentFixedSize()) + P.DynamicLDS;
   if (Lds > 65536)
-    return createStringError("kernel '%s': %llu bytes of LDS exceed 64 KiB",
+    return createStringError("kernel '%s': descriptor field "
+                             "group_segment_fixed_size: %llu bytes of LDS "
+                             "(with the spec's dynamic LDS) exceed 64 KiB",
                              P.Kernel.c_str(), (unsigned long long)Lds);
   KS.LdsSize = uint32_t(Lds);
-  KS.ScratchPerLane = KD.privateSegmentFixedSize();
+  uint64_t Scratch = KD.privateSegmentFixedSize();
   if (KD.hasProperty(11) /*dynamic stack*/ || KD.privateSegmentFixedSize())
-    KS.ScratchPerLane += P.DynamicScratch;
-  KS.ScratchPerLane = alignTo(KS.ScratchPerLane, 16);
+    Scratch += P.DynamicScratch;
+  Scratch = alignTo(Scratch, 16);
+  // COMPUTE_TMPRING_SIZE.WAVESIZE is 13 bits of 1 KiB per wave on gfx9: no
+  // wave64 kernel gets more than 8191 KiB / 64 of scratch per work-item.
+  constexpr uint64_t MaxScratchPerLane = 8191ull * 1024 / 64;
+  if (Scratch > MaxScratchPerLane)
+    return createStringError(
+        "kernel '%s': descriptor field private_segment_fixed_size: %llu "
+        "bytes of scratch per work-item (with the spec's dynamic scratch) "
+        "exceed the hardware's %llu",
+        P.Kernel.c_str(), (unsigned long long)Scratch,
+        (unsigned long long)MaxScratchPerLane);
+  KS.ScratchPerLane = uint32_t(Scratch);
   KS.GroupSize = unsigned(GroupSize);
   KS.WavesPerGroup = unsigned((GroupSize + WaveSize - 1) / WaveSize);
   // MODE from COMPUTE_PGM_RSRC1: FP_ROUND [3:0] = rsrc1[15:12],

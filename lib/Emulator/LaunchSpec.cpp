@@ -256,7 +256,10 @@ public:
 private:
   Error err(yaml::Node *N, const Twine &Msg) {
     std::string Loc = Path;
-    if (N) {
+    // Some nodes (an empty value, an alias) carry no location inside the
+    // text; SourceMgr must not be asked for one.
+    if (N && N->getSourceRange().Start.isValid() &&
+        SM.FindBufferContainingLoc(N->getSourceRange().Start)) {
       auto LC = SM.getLineAndColumn(N->getSourceRange().Start);
       Loc += ":" + std::to_string(LC.first) + ":" + std::to_string(LC.second);
     }

@@ -17,7 +17,7 @@ namespace verify {
 
 // A spec may name a kernel by its index in the code object (as
 // LaunchSession accepts); both objects must resolve it the same way.
-static const KernelInfo *resolveKernel(const CodeObject &CO, StringRef Name) {
+const KernelInfo *resolveLaunchedKernel(const CodeObject &CO, StringRef Name) {
   if (const KernelInfo *K = CO.findKernel(Name))
     return K;
   unsigned Idx;
@@ -52,10 +52,14 @@ static Error compareLayouts(const CodeObject &K0, const KernelInfo &A,
                   Twine(Y.Size));
   }
   if (MA->KernargSegmentSize != MB->KernargSegmentSize)
-    return Fail("kernarg segment sizes differ");
+    return Fail("metadata field .kernarg_segment_size: K0 " +
+                Twine(MA->KernargSegmentSize.value_or(0)) + ", K1 " +
+                Twine(MB->KernargSegmentSize.value_or(0)));
   // The argument preload count is part of how arguments reach the kernel.
   if (A.KD.preloadLength() != B.KD.preloadLength())
-    return Fail("preloaded kernel-argument counts differ");
+    return Fail("descriptor field kernarg_preload_spec_length: K0 preloads " +
+                Twine(A.KD.preloadLength()) + " SGPRs of arguments, K1 " +
+                Twine(B.KD.preloadLength()));
   return Error::success();
 }
 
@@ -68,8 +72,8 @@ Error checkComparable(const CodeObject &K0, const CodeObject &K1,
                              K0.name().str().c_str(), T0.c_str());
   for (size_t LI = 0; LI < Spec.Launches.size(); ++LI) {
     StringRef Name = Spec.Launches[LI].Kernel;
-    const KernelInfo *A = resolveKernel(K0, Name);
-    const KernelInfo *B = resolveKernel(K1, Name);
+    const KernelInfo *A = resolveLaunchedKernel(K0, Name);
+    const KernelInfo *B = resolveLaunchedKernel(K1, Name);
     for (auto [K, CO] : {std::pair(A, &K0), std::pair(B, &K1)})
       if (!K)
         return createStringError("%s: launch %zu: '%s' has no kernel '%s'",

@@ -126,8 +126,31 @@ json::Value VerifyReport::toJSON() const {
                                    {"first", N.First},
                                    {"second", N.Second},
                                    {"declared", N.Declared}});
+  json::Array DiffsA;
+  for (const ObjectDifference &D : ObjectDiffs) {
+    json::Object X{{"in", D.In},
+                   {"field", D.Field},
+                   {"k0", D.K0Value},
+                   {"k1", D.K1Value},
+                   {"judged", judgementName(D.J)},
+                   {"accept_as", D.acceptName()}};
+    if (!D.Kernel.empty())
+      X["kernel"] = D.Kernel;
+    if (!D.Location.empty())
+      X["location"] = D.Location;
+    if (!D.Why.empty())
+      X["why"] = D.Why;
+    DiffsA.push_back(std::move(X));
+  }
+  json::Array AcceptedFieldsA;
+  for (const ObjectDifference &D : ObjectDiffs)
+    if (D.J == ObjectDifference::Accepted)
+      AcceptedFieldsA.push_back(D.acceptName());
   json::Object Obj{
       {"backend", Backend},
+      // Descriptor and metadata fields K1 changed (ObjectDiff.h).
+      {"object_differences", std::move(DiffsA)},
+      {"accepted_fields", std::move(AcceptedFieldsA)},
       {"verdict", verdictName(V)},
       {"seeds", std::move(SeedsA)},
       {"interleaving_seeds", std::move(InterA)},

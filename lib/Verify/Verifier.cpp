@@ -262,8 +262,10 @@ namespace {
 class Verification {
 public:
   Verification(const Emulator &E0, const Emulator &E1, const LaunchSpec &Spec,
-               const VerifyOptions &O)
-      : E0(E0), E1(E1), Spec(Spec), O(O) {}
+               const VerifyOptions &O, std::vector<ObjectDifference> Diffs)
+      : E0(E0), E1(E1), Spec(Spec), O(O) {
+    Rep.ObjectDiffs = std::move(Diffs);
+  }
 
   Expected<VerifyReport> run();
 
@@ -510,6 +512,9 @@ Expected<VerifyReport> Verification::run() {
   }
   if (Rep.V == Verdict::Equivalent) {
     judgeEdits();
+    for (const ObjectDifference &D : Rep.ObjectDiffs)
+      if (D.J == ObjectDifference::Unknown)
+        Rep.UnknownReasons.push_back(D.describe());
     if (!Rep.UnknownReasons.empty()) {
       Rep.V = Verdict::Unknown;
       Rep.Reason = Rep.UnknownReasons.front();
@@ -535,7 +540,14 @@ Expected<VerifyReport> verify(const CodeObject &K0, const CodeObject &K1,
   auto E1 = Emulator::create(K1);
   if (!E1)
     return E1.takeError();
-  return Verification(**E0, **E1, Spec, O).run();
+  std::set<std::string> Launched;
+  for (const SpecLaunch &L : Spec.Launches)
+    if (const KernelInfo *K = resolveLaunchedKernel(K0, L.Kernel))
+      Launched.insert(K->Name);
+  return Verification(**E0, **E1, Spec, O,
+                      diffObjects(K0, K1, Launched, O.AcceptedFields,
+                                  O.Device != nullptr))
+      .run();
 }
 
 } // namespace verify

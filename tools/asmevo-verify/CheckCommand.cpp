@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/CodeObject/DescriptorFields.h"
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "asmevo/Verify/HsaBackend.h"
 #include "asmevo/Verify/LoadCodeObject.h"
@@ -56,7 +57,8 @@ static cl::opt<std::string>
 static cl::list<std::string>
     Accept("accept", cl::CommaSeparated,
            cl::desc("Accept edits runs cannot judge: cache-policy, "
-                    "memory-scope, synchronization"),
+                    "memory-scope, synchronization, descriptor:FIELD, "
+                    "metadata:.KEY"),
            cl::sub(CheckCmd));
 static cl::opt<bool> NoDeterminism(
     "no-determinism-check",
@@ -116,10 +118,25 @@ int checkCommand() {
   O.CheckDeterminism = !NoDeterminism;
   O.CheckCoverage = !NoCoverage;
   for (const std::string &A : Accept) {
+    StringRef Field = A;
+    if (Field.consume_front("descriptor:")) {
+      if (!findDescriptorField(Field))
+        return inputError("--accept: '" + A + "': no descriptor field '" +
+                          Field + "' (docs/verify-receipt.md lists them)");
+      O.AcceptedFields.insert(A);
+      continue;
+    }
+    if (Field.consume_front("metadata:")) {
+      if (Field.empty())
+        return inputError("--accept: '" + A + "' names no metadata key");
+      O.AcceptedFields.insert(A);
+      continue;
+    }
     auto C = parseEditClass(A);
     if (!C || *C == EditClass::Code)
       return inputError("--accept: unknown edit class '" + A +
-                        "' (cache-policy, memory-scope, synchronization)");
+                        "' (cache-policy, memory-scope, synchronization, "
+                        "descriptor:FIELD, metadata:.KEY)");
     O.Accepted.insert(*C);
   }
   std::unique_ptr<HsaDevice> Device;
@@ -148,6 +165,10 @@ int checkCommand() {
   if (!Rep->Reason.empty())
     errs() << ": " << Rep->Reason;
   errs() << "\n";
+  // Every descriptor or metadata difference, judged or not: a reviewer
+  // must see a K1 that changed how the same code is run.
+  for (const ObjectDifference &D : Rep->ObjectDiffs)
+    errs() << "  " << D.describe() << "\n";
 
   if (!Receipt.empty()) {
     json::Value V = Rep->toJSON();

@@ -19,6 +19,7 @@
 
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "asmevo/Verify/EditSet.h"
+#include "asmevo/Verify/ObjectDiff.h"
 #include "asmevo/Verify/RunPlan.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -37,6 +38,7 @@ class Value;
 
 namespace asmevo {
 class CodeObject;
+struct KernelInfo;
 
 namespace verify {
 class HsaDevice;
@@ -61,6 +63,9 @@ struct VerifyOptions {
   const AddressMap *Map = nullptr;
   /// Edit classes the user accepts although runs cannot judge them.
   std::set<EditClass> Accepted;
+  /// Descriptor and metadata fields the user accepts although runs cannot
+  /// judge them ("descriptor:priority", "metadata:.sgpr_count").
+  std::set<std::string> AcceptedFields;
   /// Instruction budget per launch (all waves).
   uint64_t InstructionBudget = 1ull << 34;
   /// Run K0 and K1 on this GPU instead of the emulator (HsaBackend.h).
@@ -102,6 +107,8 @@ struct VerifyReport {
   std::set<uint64_t> K1Executed;
   std::vector<NondeterministicBuffer> Nondeterministic;
   std::set<EditClass> Accepted;
+  /// Every descriptor and metadata field in which K1 differs from K0.
+  std::vector<ObjectDifference> ObjectDiffs;
   /// Notes a reviewer should see although they do not change the verdict.
   std::vector<std::string> Flags;
   /// Hazard rule -> distinct sites (consumer, producer) K0 hit in the runs,
@@ -118,6 +125,10 @@ struct VerifyReport {
 /// from either object, differing targets or kernel-argument layouts.
 llvm::Error checkComparable(const CodeObject &K0, const CodeObject &K1,
                             const emu::LaunchSpec &Spec);
+
+/// The kernel a spec's `kernel:` names in \p CO: by name, or by index.
+const KernelInfo *resolveLaunchedKernel(const CodeObject &CO,
+                                        llvm::StringRef Name);
 
 /// Runs K0 and K1 over every seed and size; errors are input errors only.
 llvm::Expected<VerifyReport> verify(const CodeObject &K0,
