@@ -81,6 +81,6 @@ asmevo_tool(grep PACKAGE grep)
 asmevo_tool(cmp PACKAGE diffutils)
 asmevo_tool(taskset PACKAGE util-linux)
 # echo too: lit runs its builtin echo only outside a pipeline.
-foreach(t cp echo od printf sort tee test wc)
+foreach(t cp echo ls od printf sort tee test wc)
   asmevo_tool(${t} PACKAGE coreutils)
 endforeach()
