@@ -482,7 +482,11 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
                                   {"_dpp", Enc::DPP},
                                   {"_sdwa", Enc::SDWA},
                                   {"_vcd", Enc::Native},
-                                  {"_acd", Enc::Native}};
+                                  {"_acd", Enc::Native},
+                                  // VOP3 forms that carry op_sel operands
+                                  // (V_ALIGNBIT_B32_opsel_gfx9): op_sel is
+                                  // seen as a source modifier.
+                                  {"_opsel", Enc::Native}};
     for (const EncSuf &ES : Encs)
       if (R.ends_with(ES.Suf)) {
         S.resize(S.size() - strlen(ES.Suf));

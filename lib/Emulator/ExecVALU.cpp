@@ -179,6 +179,21 @@ inline uint32_t bfe_i32(uint32_t V, uint32_t Off, uint32_t Wd) {
   uint32_t F = uint32_t(int32_t(V) >> Off);
   return uint32_t(int32_t(F << (32 - Wd)) >> (32 - Wd));
 }
+inline uint32_t absDiffByte(uint32_t A, uint32_t B, unsigned K) {
+  int X = int((A >> (8 * K)) & 0xff), Y = int((B >> (8 * K)) & 0xff);
+  return uint32_t(X > Y ? X - Y : Y - X);
+}
+inline uint32_t sadU8(uint32_t A, uint32_t B) {
+  return absDiffByte(A, B, 0) + absDiffByte(A, B, 1) + absDiffByte(A, B, 2) +
+         absDiffByte(A, B, 3);
+}
+inline uint32_t msadU8(uint32_t A, uint32_t B) {
+  uint32_t S = 0;
+  for (unsigned K = 0; K < 4; ++K)
+    if ((B >> (8 * K)) & 0xff)
+      S += absDiffByte(A, B, K);
+  return S;
+}
 inline uint32_t ffbh_i32(uint32_t X) {
   int32_t V = int32_t(X);
   if (V == 0 || V == -1)
@@ -256,6 +271,10 @@ ASMEVO_OP32(OpFfbhI32, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 1, false, ffbh_i32(a)
 ASMEVO_OP32(OpSadU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false,
   uint32_t(std::abs(int(a & 0xff) - int(b & 0xff)) + std::abs(int((a >> 8) & 0xff) - int((b >> 8) & 0xff)) +
            std::abs(int((a >> 16) & 0xff) - int((b >> 16) & 0xff)) + std::abs(int(a >> 24) - int(b >> 24))) + c)
+// V_SAD_HI_U8: the byte SAD into the high half (ISA 12.10).
+ASMEVO_OP32(OpSadHiU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false, (sadU8(a, b) << 16) + c)
+// V_MSAD_U8: the byte SAD skipping bytes whose reference (S1) byte is 0.
+ASMEVO_OP32(OpMsadU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false, msadU8(a, b) + c)
 ASMEVO_OP32(OpSadU32, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false, (a > b ? a - b : b - a) + c)
 ASMEVO_OP32(OpLerpU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false,
   ((((a & 0xff) + (b & 0xff) + (c & 1)) >> 1) & 0xff) |
@@ -737,6 +756,8 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_FFBH_I32", vop32<OpFfbhI32>);
   A("V_SAD_U8", vop32<OpSadU8>, EncNoDPPSDWA);
   A("V_SAD_U32", vop32<OpSadU32>, EncNoDPPSDWA);
+  A("V_SAD_HI_U8", vop32<OpSadHiU8>, EncNoDPPSDWA);
+  A("V_MSAD_U8", vop32<OpMsadU8>, EncNoDPPSDWA);
   A("V_LERP_U8", vop32<OpLerpU8>, EncNoDPPSDWA);
   A("V_ADD_U16", vop32<OpAddU16>);
   A("V_SUB_U16", vop32<OpSubU16>);
