@@ -14,7 +14,10 @@ config.environment["PATH"] = path
 config.substitutions.append(("%kernels", config.asmevo_kernels_dir))
 config.substitutions.append(("%corpus", config.asmevo_corpus_dir))
 config.substitutions.append(("%utils", os.path.join(config.asmevo_src_root, "utils")))
-config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%python", getattr(config, "asmevo_python", "python3")))
+config.substitutions.append(("%clang", config.asmevo_clang))
+config.substitutions.append(("%opt", config.asmevo_opt))
+config.substitutions.append(("%asmevo_bin", config.asmevo_tools_dir))
 
 # The third-party corpus lives outside the project; without it those tests
 # are unsupported, never passed.

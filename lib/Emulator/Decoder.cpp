@@ -490,7 +490,10 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
                                   // VOP3 forms that carry op_sel operands
                                   // (V_ALIGNBIT_B32_opsel_gfx9): op_sel is
                                   // seen as a source modifier.
-                                  {"_opsel", Enc::Native}};
+                                  {"_opsel", Enc::Native},
+                                  // DS with AGPR data (DS_ADD_RTN_U32_vi_agpr):
+                                  // the register file is in the operand.
+                                  {"_agpr", Enc::Native}};
     for (const EncSuf &ES : Encs)
       if (R.ends_with(ES.Suf)) {
         S.resize(S.size() - strlen(ES.Suf));
@@ -519,8 +522,9 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
   } else if (R.starts_with("GLOBAL_") || R.starts_with("FLAT_") ||
              R.starts_with("SCRATCH_")) {
     Strip("_RTN", FRtn);
+    // gfx940 scratch: _VE is the VGPR-address form (SVE set, no SGPR).
     Strip("_SADDR", FSaddr) || Strip("_SVS", FSaddr | FOffen) ||
-        Strip("_ST", 0);
+        Strip("_ST", 0) || Strip("_VE", 0);
     Strip("_RTN", FRtn);
     if (R.starts_with("SCRATCH_") && !(AddrFlags & FSaddr) &&
         !StringRef(Name).contains("_ST_"))

@@ -123,10 +123,18 @@ inline double fmax64(double A, double B) {
     return std::signbit(A) ? B : A;
   return A > B ? A : B;
 }
+/// V_MED3_F32 as the ISA writes it: with a NaN, min3; else the max of the
+/// two operands other than the one equal to max3 (compared with ==, so
+/// med3(-0, x, +0) with x < 0 is +0).
 inline float fmed3(float A, float B, float C) {
   if (std::isnan(A) || std::isnan(B) || std::isnan(C))
     return fmin32(fmin32(A, B), C);
-  return fmax32(fmin32(A, B), fmin32(fmax32(A, B), C));
+  float Max = fmax32(fmax32(A, B), C);
+  if (Max == A)
+    return fmax32(B, C);
+  if (Max == B)
+    return fmax32(A, C);
+  return fmax32(A, B);
 }
 template <typename T> T med3i(T A, T B, T C) {
   return std::max(std::min(A, B), std::min(std::max(A, B), C));
@@ -658,6 +666,19 @@ void execDivFixupF64(Wave &W, const DInst &I) {
   store64(W, I, R, W.exec());
 }
 
+/// V_FMAC_F64 (gfx90a+): D = S0 * S1 + D, fused.
+void execFmacF64(Wave &W, const DInst &I) {
+  alignas(64) uint64_t A[64], B[64], R[64];
+  src64(W, I, 0, Ty::F64, A);
+  src64(W, I, 1, Ty::F64, B);
+  const uint32_t *Lo = W.vreg(I.Def[0], 0), *Hi = W.vreg(I.Def[0], 1);
+  for (unsigned L = 0; L < 64; ++L)
+    R[L] = U64(std::fma(D(A[L]), D(B[L]),
+                        D(uint64_t(Lo[L]) | (uint64_t(Hi[L]) << 32))));
+  outMods64(W, I, R);
+  store64(W, I, R, W.exec());
+}
+
 void execNop(Wave &, const DInst &) {}
 
 /// V_ACCVGPR_READ/WRITE/MOV: plain moves between the two halves of the
@@ -809,6 +830,7 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_ADD_F64", vop64<OpAddF64>, EncNoDPPSDWA);
   A("V_MUL_F64", vop64<OpMulF64>, EncNoDPPSDWA);
   A("V_FMA_F64", vop64<OpFmaF64>, EncNoDPPSDWA);
+  A("V_FMAC_F64", execFmacF64, EncNoDPPSDWA);
   A("V_MIN_F64", vop64<OpMinF64>, EncNoDPPSDWA);
   A("V_MAX_F64", vop64<OpMaxF64>, EncNoDPPSDWA);
   A("V_LDEXP_F64", vop64<OpLdexpF64>, EncNoDPPSDWA);

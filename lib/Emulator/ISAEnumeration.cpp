@@ -170,11 +170,16 @@ std::vector<ISAOpcode> emu::enumerateISA(const TargetContext &TC) {
             Size == 0)
           continue;
         StringRef Name = TC.opcodeName(MI.getOpcode());
-        if (Seen.count(Name))
+        auto It = Seen.find(Name);
+        // A decode the printer marks as having an invalid register (a tuple
+        // in the wrong file) is kept only until a valid one is found.
+        if (It != Seen.end() && !Out[It->second].Text.empty() &&
+            !StringRef(Out[It->second].Text).contains("Invalid register"))
           continue;
         ISAOpcode O;
         O.Name = Name.str();
-        O.Family = familyOf(Sw.Family, Name);
+        O.Family = It != Seen.end() ? Out[It->second].Family
+                                    : familyOf(Sw.Family, Name);
         {
           raw_string_ostream OS(O.Text);
           TC.printer().printInst(&MI, 0, "", TC.subtargetInfo(), OS);
@@ -182,6 +187,11 @@ std::vector<ISAOpcode> emu::enumerateISA(const TargetContext &TC) {
         O.Text = StringRef(O.Text).trim().str();
         std::replace(O.Text.begin(), O.Text.end(), '\t', ' ');
         O.Bytes.assign(Bytes, Bytes + Size);
+        if (It != Seen.end()) {
+          if (!StringRef(O.Text).contains("Invalid register"))
+            Out[It->second] = std::move(O);
+          continue;
+        }
         Seen[Name] = Out.size();
         Out.push_back(std::move(O));
       }
