@@ -29,6 +29,23 @@ StringRef emu::statusName(CoverageStatus S) {
   return "?";
 }
 
+/// \p MCName without its subtarget suffixes (V_ADD_F32_e32_vi ->
+/// V_ADD_F32_e32): the encoding stays, so a case that exercised the e32
+/// form does not count for the DPP or SDWA one.
+static StringRef withoutSubtarget(StringRef Name) {
+  static const char *Subtargets[] = {"_vi",     "_gfx9",  "_gfx90a",
+                                     "_gfx940", "_gfx950", "_gfx6_gfx7",
+                                     "_si",     "_ci"};
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const char *S : Subtargets)
+      if (Name.consume_back(S))
+        Changed = true;
+  }
+  return Name;
+}
+
 std::string emu::semanticStem(StringRef MCName) {
   uint32_t Flags;
   Enc E;
@@ -56,7 +73,8 @@ emu::isaCoverage(const TargetContext &TC, const std::set<std::string> &Tested) {
       C.Status = CoverageStatus::Refused;
       C.Why = refusedByDesign(Stem).str();
     } else if (Impl) {
-      C.Status = Tested.count(C.Op.Name) || Tested.count(Stem)
+      C.Status = Tested.count(C.Op.Name) ||
+                         Tested.count(withoutSubtarget(C.Op.Name).str())
                      ? CoverageStatus::Tested
                      : CoverageStatus::ImplementedUntested;
     } else {

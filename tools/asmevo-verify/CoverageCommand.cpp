@@ -39,11 +39,13 @@ static cl::opt<std::string>
               cl::value_desc("file"), cl::sub(CoverageCmd));
 static cl::opt<bool> Verbose("why", cl::desc("Say why each is missing"),
                              cl::sub(CoverageCmd));
-static cl::opt<std::string>
+static cl::list<std::string>
     Tested("tested",
-           cl::desc("Mnemonics with semantic tests, one per line "
-                    "(AsmEvoEmulatorTests --print-tested); with it, a "
-                    "mnemonic counts only when implemented and tested"),
+           cl::desc("Tested instructions, one per line ('#' comments). With "
+                    "--isa: MC opcode names without subtarget suffix "
+                    "(V_ADD_F32_e32) that pass a differential case; else "
+                    "mnemonics with semantic tests (AsmEvoEmulatorTests "
+                    "--print-tested)"),
            cl::value_desc("file"), cl::sub(CoverageCmd));
 
 static cl::opt<std::string>
@@ -56,18 +58,18 @@ static cl::opt<bool> Json("json", cl::desc("With --isa: JSON output"),
 
 static Expected<std::set<std::string>> readTested() {
   std::set<std::string> Set;
-  if (Tested.empty())
-    return Set;
-  auto MB = MemoryBuffer::getFile(Tested);
-  if (!MB)
-    return createStringError(MB.getError(), "cannot read '%s'",
-                             Tested.c_str());
-  SmallVector<StringRef, 0> Lines;
-  (*MB)->getBuffer().split(Lines, '\n', -1, false);
-  for (StringRef L : Lines) {
-    L = L.split('#').first.trim();
-    if (!L.empty())
-      Set.insert(L.str());
+  for (const std::string &Path : Tested) {
+    auto MB = MemoryBuffer::getFile(Path);
+    if (!MB)
+      return createStringError(MB.getError(), "cannot read '%s'",
+                               Path.c_str());
+    SmallVector<StringRef, 0> Lines;
+    (*MB)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines) {
+      L = L.split('#').first.trim();
+      if (!L.empty())
+        Set.insert(L.str());
+    }
   }
   return Set;
 }
@@ -247,20 +249,13 @@ int coverageCommand() {
     for (auto &KV : Stats)
       Target.push_back(KV.first);
   }
-  std::set<std::string> TestedSet;
-  if (!Tested.empty()) {
-    auto MB = MemoryBuffer::getFile(Tested);
-    if (!MB) {
-      WithColor::error(errs(), "asmevo-verify")
-          << "cannot read '" << Tested << "'\n";
-      return 2;
-    }
-    SmallVector<StringRef, 0> Lines;
-    (*MB)->getBuffer().split(Lines, '\n', -1, false);
-    for (StringRef L : Lines)
-      if (!L.trim().empty())
-        TestedSet.insert(L.trim().str());
+  auto TestedOr = readTested();
+  if (!TestedOr) {
+    WithColor::error(errs(), "asmevo-verify")
+        << toString(TestedOr.takeError()) << "\n";
+    return 2;
   }
+  std::set<std::string> TestedSet = std::move(*TestedOr);
   unsigned Impl = 0, ImplOnly = 0;
   std::vector<std::string> Missing;
   std::vector<std::string> Untested;

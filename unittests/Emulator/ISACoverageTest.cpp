@@ -58,14 +58,14 @@ TEST_P(ISAEnumeration, CountsArePlausible) {
                         "V_ADD_F32_e32_vi", "V_ADD_F32_dpp_vi",
                         "V_ADD_F32_sdwa_gfx9", "DS_READ_B32_vi",
                         "GLOBAL_LOAD_DWORD_SADDR_vi", "V_PK_FMA_F32_vi",
-                        "BUFFER_LOAD_DWORD_OFFEN_vi"})
+                        "BUFFER_LOAD_DWORD_OFFEN_gfx90a"})
     EXPECT_TRUE(Names.count(N)) << N;
 }
 
 TEST_P(ISAEnumeration, EveryOpcodeIsClassified) {
   auto TC = target(GetParam());
   ASSERT_TRUE(TC);
-  auto Cov = isaCoverage(*TC, {"V_ALIGNBIT_B32"});
+  auto Cov = isaCoverage(*TC, {"V_ALIGNBIT_B32_opsel"});
   ASSERT_TRUE(bool(Cov)) << llvm::toString(Cov.takeError());
   std::map<CoverageStatus, unsigned> N;
   for (const OpcodeCoverage &C : *Cov) {

@@ -55,9 +55,9 @@ struct OpcodeCoverage {
 };
 
 /// Classifies every opcode of enumerateISA(\p TC) with the emulator's
-/// decoder. \p Tested holds MC opcode names or opcode stems (the MC name
-/// without encoding and subtarget suffixes, as Semantics.h defines them)
-/// that pass at least one differential case.
+/// decoder. \p Tested holds MC opcode names, with or without their
+/// subtarget suffixes (V_ADD_F32_e32), that pass at least one differential
+/// case; the encoding suffix stays, so each form counts on its own.
 llvm::Expected<std::vector<OpcodeCoverage>>
 isaCoverage(const TargetContext &TC, const std::set<std::string> &Tested);
 
