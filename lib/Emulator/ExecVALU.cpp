@@ -302,6 +302,16 @@ ASMEVO_OP32(OpMinU16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 2, false, std::min(a &
 ASMEVO_OP32(OpMaxI16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 2, false, uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff)
 ASMEVO_OP32(OpMinI16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 2, false, uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff)
 ASMEVO_OP32(OpMadU16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, (a * b + c) & 0xffff)
+// 12.10 VOP3: 16-bit sources, 32-bit accumulator and result.
+ASMEVO_OP32(OpMadU32U16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 3, false, (a & 0xffff) * (b & 0xffff) + c)
+ASMEVO_OP32(OpMadI32I16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 3, false, uint32_t(int32_t(int16_t(a)) * int16_t(b)) + c)
+// 16-bit min3/max3/med3 (result in the low half).
+ASMEVO_OP32(OpMin3U16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, std::min({a & 0xffff, b & 0xffff, c & 0xffff}))
+ASMEVO_OP32(OpMax3U16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, std::max({a & 0xffff, b & 0xffff, c & 0xffff}))
+ASMEVO_OP32(OpMed3U16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, med3i(a & 0xffff, b & 0xffff, c & 0xffff))
+ASMEVO_OP32(OpMin3I16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(std::min({int16_t(a), int16_t(b), int16_t(c)})) & 0xffff)
+ASMEVO_OP32(OpMax3I16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(std::max({int16_t(a), int16_t(b), int16_t(c)})) & 0xffff)
+ASMEVO_OP32(OpMed3I16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(med3i(int16_t(a), int16_t(b), int16_t(c))) & 0xffff)
 ASMEVO_OP32(OpMadI16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(int16_t(a) * int16_t(b) + int16_t(c)) & 0xffff)
 
 // f32 (ISA 12.7/12.10; IEEE rounding to nearest even).
@@ -793,6 +803,14 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_MIN_I16", vop32<OpMinI16>);
   A("V_MAD_U16", vop32<OpMadU16>, EncNoDPPSDWA);
   A("V_MAD_I16", vop32<OpMadI16>, EncNoDPPSDWA);
+  A("V_MAD_U32_U16", vop32<OpMadU32U16>, EncNoDPPSDWA);
+  A("V_MAD_I32_I16", vop32<OpMadI32I16>, EncNoDPPSDWA);
+  A("V_MIN3_U16", vop32<OpMin3U16>, EncNoDPPSDWA);
+  A("V_MAX3_U16", vop32<OpMax3U16>, EncNoDPPSDWA);
+  A("V_MED3_U16", vop32<OpMed3U16>, EncNoDPPSDWA);
+  A("V_MIN3_I16", vop32<OpMin3I16>, EncNoDPPSDWA);
+  A("V_MAX3_I16", vop32<OpMax3I16>, EncNoDPPSDWA);
+  A("V_MED3_I16", vop32<OpMed3I16>, EncNoDPPSDWA);
   A("V_ADD_F32", vop32<OpAddF32>);
   A("V_SUB_F32", vop32<OpSubF32>);
   A("V_SUBREV_F32", vop32<OpSubrevF32>);
