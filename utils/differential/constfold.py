@@ -209,6 +209,47 @@ CASES = [
       "%r = call i32 @llvm.ssub.sat.i32(i32 %a, i32 %b)"),
     C("shl64", ["V_LSHLREV_B64"], ["i64", "i64"], "i64",
       "%s = and i64 %b, 63\n%r = shl i64 %a, %s"),
+    C("add64", ["V_ADD_CO_U32", "V_ADDC_CO_U32", "V_LSHL_ADD_U64"],
+      ["i64", "i64"], "i64", "%r = add i64 %a, %b"),
+    C("smax3", ["V_MAX3_I32"], ["i32", "i32", "i32"], "i32",
+      "%t = call i32 @llvm.smax.i32(i32 %a, i32 %b)\n"
+      "%r = call i32 @llvm.smax.i32(i32 %t, i32 %c)"),
+    C("umin3", ["V_MIN3_U32"], ["i32", "i32", "i32"], "i32",
+      "%t = call i32 @llvm.umin.i32(i32 %a, i32 %b)\n"
+      "%r = call i32 @llvm.umin.i32(i32 %t, i32 %c)"),
+    C("smed3", ["V_MED3_I32"], ["i32"], "i32",
+      "%t = call i32 @llvm.smax.i32(i32 %a, i32 -100)\n"
+      "%r = call i32 @llvm.smin.i32(i32 %t, i32 100)"),
+    # 24-bit multiplies: operands masked to 24 bits, products up to 48 bits
+    C("mul-u24", ["V_MUL_U32_U24"], ["i32", "i32"], "i32",
+      "%x = and i32 %a, 16777215\n%y = and i32 %b, 16777215\n"
+      "%r = mul i32 %x, %y"),
+    C("mulhi-u24", ["V_MUL_HI_U32_U24"], ["i32", "i32"], "i32",
+      "%x = and i32 %a, 16777215\n%y = and i32 %b, 16777215\n"
+      "%xx = zext i32 %x to i64\n%yy = zext i32 %y to i64\n"
+      "%p = mul i64 %xx, %yy\n%h = lshr i64 %p, 32\n%r = trunc i64 %h to i32"),
+    C("mul-i24", ["V_MUL_I32_I24"], ["i32", "i32"], "i32",
+      "%x1 = shl i32 %a, 8\n%x = ashr i32 %x1, 8\n"
+      "%y1 = shl i32 %b, 8\n%y = ashr i32 %y1, 8\n%r = mul i32 %x, %y"),
+    # 16-bit integer
+    C("add-i16", ["V_ADD_U16"], ["i16", "i16"], "i16", "%r = add i16 %a, %b"),
+    C("mul-i16", ["V_MUL_LO_U16"], ["i16", "i16"], "i16",
+      "%r = mul i16 %a, %b"),
+    C("umin-i16", ["V_MIN_U16"], ["i16", "i16"], "i16",
+      "%r = call i16 @llvm.umin.i16(i16 %a, i16 %b)"),
+    C("ashr-i16", ["V_ASHRREV_I16"], ["i16", "i16"], "i16",
+      "%s = and i16 %b, 15\n%r = ashr i16 %a, %s"),
+    # f16
+    C("fadd-f16", ["V_ADD_F16"], ["half", "half"], "half",
+      "%r = fadd half %a, %b", "nan"),
+    C("fmul-f16", ["V_MUL_F16"], ["half", "half"], "half",
+      "%r = fmul half %a, %b", "nan"),
+    C("fma-f16", ["V_FMA_F16", "V_FMAC_F16", "V_MAD_F16"],
+      ["half", "half", "half"], "half",
+      "%r = call half @llvm.fma.f16(half %a, half %b, half %c)", "nan"),
+    C("fmax3", ["V_MAX3_F32"], ["float", "float", "float"], "float",
+      "%t = call float @llvm.maxnum.f32(float %a, float %b)\n"
+      "%r = call float @llvm.maxnum.f32(float %t, float %c)", "nan"),
     # f32 (NaN payloads: the folder picks its own)
     C("fadd", ["V_ADD_F32"], ["float", "float"], "float",
       "%r = fadd float %a, %b", "nan"),
