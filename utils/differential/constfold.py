@@ -314,6 +314,51 @@ CASES = [
       "%r = fptrunc double %a to float", "nan"),
 ]
 
+
+def compare_cases():
+    """Compares as 0/1 results: each predicate becomes one V_CMP opcode, or
+    its operand-swapped twin (the backend may commute)."""
+    out = []
+    ints = {"eq": ("EQ", "EQ"), "ne": ("NE", "NE"), "slt": ("LT", "GT"),
+            "sle": ("LE", "GE"), "sgt": ("GT", "LT"), "sge": ("GE", "LE"),
+            "ult": ("LT", "GT"), "ule": ("LE", "GE"), "ugt": ("GT", "LT"),
+            "uge": ("GE", "LE")}
+    for pred, (a, b) in ints.items():
+        sg = "U" if pred[0] in "eun" else "I"
+        for ty, w in (("i32", "32"), ("i64", "64")):
+            if ty == "i64" and pred not in ("eq", "slt", "ugt"):
+                continue
+            stems = ["V_CMP_%s_%s%s" % (x, t, w) for x in (a, b)
+                     for t in ("I", "U") if pred in ("eq", "ne") or t == sg]
+            out.append(C("icmp-%s-%s" % (pred, ty), stems, [ty, ty], "i32",
+                         "%%c = icmp %s %s %%a, %%b\n"
+                         "%%r = zext i1 %%c to i32" % (pred, ty)))
+    floats = {"oeq": ("EQ", "EQ"), "one": ("LG", "LG"), "olt": ("LT", "GT"),
+              "ole": ("LE", "GE"), "ogt": ("GT", "LT"), "oge": ("GE", "LE"),
+              "ord": ("O", "O"), "uno": ("U", "U"), "ueq": ("NLG", "NLG"),
+              "une": ("NEQ", "NEQ"), "ult": ("NGE", "NLE"),
+              "ule": ("NGT", "NLT"), "ugt": ("NLE", "NGE"),
+              "uge": ("NLT", "NGT")}
+    for pred, (a, b) in floats.items():
+        for ty, w in (("float", "F32"), ("double", "F64"), ("half", "F16")):
+            if ty != "float" and pred not in ("oeq", "olt", "uno", "ult"):
+                continue
+            out.append(C("fcmp-%s-%s" % (pred, ty),
+                         ["V_CMP_%s_%s" % (a, w), "V_CMP_%s_%s" % (b, w)],
+                         [ty, ty], "i32",
+                         "%%c = fcmp %s %s %%a, %%b\n"
+                         "%%r = zext i1 %%c to i32" % (pred, ty)))
+    out.append(C("select", ["V_CNDMASK_B32"], ["i32", "i32", "i32"], "i32",
+                 "%k = icmp ult i32 %c, 100000\n"
+                 "%r = select i1 %k, i32 %a, i32 %b"))
+    out.append(C("fpclass", ["V_CMP_CLASS_F32"], ["float"], "i32",
+                 "%c = call i1 @llvm.is.fpclass.f32(float %a, i32 144)\n"
+                 "%r = zext i1 %c to i32"))
+    return out
+
+
+CASES += compare_cases()
+
 # --- IR --------------------------------------------------------------------
 
 OPERANDS = ["a", "b", "c"]
