@@ -71,6 +71,10 @@ config.substitutions.append(("%asmevo_src_root", config.asmevo_src_root))
 config.substitutions.append(("%corpus", config.asmevo_corpus_dir))
 config.substitutions.append(("%utils", os.path.join(config.asmevo_src_root, "utils")))
 config.substitutions.append(("%python", tools["python3"]["path"]))
+# Programs handed to helper scripts as arguments.
+config.substitutions.append(("%clang", tools["clang-22"]["path"]))
+config.substitutions.append(("%opt", tools["opt"]["path"]))
+config.substitutions.append(("%asmevo_bin", config.asmevo_tools_dir))
 
 # The third-party corpus lives outside the project; without it those tests
 # are unsupported, never passed.

@@ -211,7 +211,7 @@ def script_programs():
     """Programs started by helper scripts: the first string of a list literal
     passed (directly, or through a variable or a `+`) to subprocess."""
     found = {}
-    files = glob.glob(os.path.join(HERE, '*.py')) + \
+    files = glob.glob(os.path.join(HERE, '**', '*.py'), recursive=True) + \
         glob.glob(os.path.join(HERE, 'bench', '*')) + \
         glob.glob(os.path.join(HERE, 'fuzz', '*.py')) + \
         glob.glob(os.path.join(ROOT, 'test', '**', 'Inputs', '*.py'), recursive=True)

@@ -3,7 +3,7 @@
 # Debian 12 carries LLVM 22 from bookworm-backports/apt.llvm.org-compatible
 # packages named llvm-22-dev, lld-22, liblld-22-dev, clang-22, llvm-22-tools.
 set -euo pipefail
-pkgs=(cmake ninja-build g++ python3 llvm-22-dev lld-22 liblld-22-dev clang-22
+pkgs=(cmake ninja-build g++ python3 llvm-22 llvm-22-dev lld-22 liblld-22-dev clang-22
       llvm-22-tools clang-tools-22 libclang-rt-22-dev libgtest-dev libgmock-dev zlib1g-dev libzstd-dev
       libhsa-runtime-dev)
 missing=()

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Program.h"
 #include "Semantics.h"
+#include "asmevo/Emulator/ISACoverage.h"
 #include "asmevo/Analysis/Hazards.h"
 #include "asmevo/Analysis/ISAFacts.h"
 #include "asmevo/Analysis/InstrRecord.h"
@@ -442,8 +443,11 @@ void Decoder::decodeOne(const MCInst &MI, uint64_t Addr, unsigned Size) {
       I.Aux = SE->Aux;
   } else {
     I.Fn = execUnimplemented;
-    if (Err.empty())
-      Err = "no semantics for '" + Stem + "'";
+    if (Err.empty()) {
+      StringRef Why = refusedByDesign(Stem);
+      Err = Why.empty() ? "no semantics for '" + Stem + "'"
+                        : ("refused by design: " + Why).str();
+    }
     I.Flags |= FDecodeError;
     P.Notes[I.Index] = Err;
   }
@@ -482,7 +486,14 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
                                   {"_dpp", Enc::DPP},
                                   {"_sdwa", Enc::SDWA},
                                   {"_vcd", Enc::Native},
-                                  {"_acd", Enc::Native}};
+                                  {"_acd", Enc::Native},
+                                  // VOP3 forms that carry op_sel operands
+                                  // (V_ALIGNBIT_B32_opsel_gfx9): op_sel is
+                                  // seen as a source modifier.
+                                  {"_opsel", Enc::Native},
+                                  // DS with AGPR data (DS_ADD_RTN_U32_vi_agpr):
+                                  // the register file is in the operand.
+                                  {"_agpr", Enc::Native}};
     for (const EncSuf &ES : Encs)
       if (R.ends_with(ES.Suf)) {
         S.resize(S.size() - strlen(ES.Suf));
@@ -511,8 +522,9 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
   } else if (R.starts_with("GLOBAL_") || R.starts_with("FLAT_") ||
              R.starts_with("SCRATCH_")) {
     Strip("_RTN", FRtn);
+    // gfx940 scratch: _VE is the VGPR-address form (SVE set, no SGPR).
     Strip("_SADDR", FSaddr) || Strip("_SVS", FSaddr | FOffen) ||
-        Strip("_ST", 0);
+        Strip("_ST", 0) || Strip("_VE", 0);
     Strip("_RTN", FRtn);
     if (R.starts_with("SCRATCH_") && !(AddrFlags & FSaddr) &&
         !StringRef(Name).contains("_ST_"))
@@ -526,55 +538,68 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
   return S;
 }
 
+/// Decodes \p Bytes, loaded at \p Base, into \p P.
+static void decodeBytes(const TargetContext &TC, Program &P, Decoder &Dec,
+                        ArrayRef<uint8_t> Bytes, uint64_t Base) {
+  uint64_t Off = 0;
+  while (Off < Bytes.size()) {
+    MCInst MI;
+    uint64_t Size = 0;
+    auto St = TC.disassembler().getInstruction(MI, Size, Bytes.slice(Off),
+                                               Base + Off, nulls());
+    if (St != MCDisassembler::Success || Size == 0) {
+      // Data in code: an instruction that stops the run if reached.
+      DInst I;
+      I.Addr = Base + Off;
+      I.Size = 4;
+      I.Index = uint32_t(P.Insts.size());
+      I.Fn = execUnimplemented;
+      I.Flags = FDecodeError;
+      P.Notes[I.Index] = "bytes do not decode as an instruction";
+      P.ByAddr[I.Addr] = I.Index;
+      P.Insts.push_back(I);
+      P.Recs.push_back(InstrRecord());
+      P.Recs.back().F = &P.Facts->get(~0u);
+      DecodedText T;
+      T.Mnemonic = "<invalid>";
+      T.Text = "<invalid encoding>";
+      P.Text.push_back(T);
+      Off += 4;
+      continue;
+    }
+    Dec.decodeOne(MI, Base + Off, unsigned(Size));
+    Off += Size;
+  }
+}
+
 Expected<std::unique_ptr<Program>> Program::decode(const CodeObject &CO) {
-  auto TCOrErr = TargetContext::create(CO.target());
-  if (!TCOrErr)
-    return TCOrErr.takeError();
   if (!CO.target().isGFX90A() && !CO.target().isGFX94X())
     return createStringError("%s: target %s is not supported by the emulator "
                              "(gfx90a and gfx942 are)",
                              CO.name().str().c_str(),
                              CO.target().Processor.c_str());
+  std::vector<std::pair<uint64_t, ArrayRef<uint8_t>>> Code;
+  for (const ELFSection &S : CO.sections())
+    if (S.isExec() && !S.Bytes.empty())
+      Code.push_back({S.Addr, S.Bytes});
+  return decode(CO.target(), Code);
+}
+
+Expected<std::unique_ptr<Program>>
+Program::decode(const TargetInfo &Target,
+                ArrayRef<std::pair<uint64_t, ArrayRef<uint8_t>>> Code) {
+  auto TCOrErr = TargetContext::create(Target);
+  if (!TCOrErr)
+    return TCOrErr.takeError();
   std::unique_ptr<Program> P(new Program());
   P->TC = std::move(*TCOrErr);
   const TargetContext &TC = *P->TC;
   P->Facts = std::make_unique<ISAFacts>(TC);
-  P->IsGFX90A = CO.target().isGFX90A();
-  P->IsGFX94X = CO.target().isGFX94X();
+  P->IsGFX90A = Target.isGFX90A();
+  P->IsGFX94X = Target.isGFX94X();
   Decoder Dec(TC, *P);
-  for (const ELFSection &S : CO.sections()) {
-    if (!S.isExec() || S.Bytes.empty())
-      continue;
-    uint64_t Off = 0;
-    while (Off < S.Bytes.size()) {
-      MCInst MI;
-      uint64_t Size = 0;
-      auto St = TC.disassembler().getInstruction(MI, Size, S.Bytes.slice(Off),
-                                                 S.Addr + Off, nulls());
-      if (St != MCDisassembler::Success || Size == 0) {
-        // Data in code: an instruction that stops the run if reached.
-        DInst I;
-        I.Addr = S.Addr + Off;
-        I.Size = 4;
-        I.Index = uint32_t(P->Insts.size());
-        I.Fn = execUnimplemented;
-        I.Flags = FDecodeError;
-        P->Notes[I.Index] = "bytes do not decode as an instruction";
-        P->ByAddr[I.Addr] = I.Index;
-        P->Insts.push_back(I);
-        P->Recs.push_back(InstrRecord());
-        P->Recs.back().F = &P->Facts->get(~0u);
-        DecodedText T;
-        T.Mnemonic = "<invalid>";
-        T.Text = "<invalid encoding>";
-        P->Text.push_back(T);
-        Off += 4;
-        continue;
-      }
-      Dec.decodeOne(MI, S.Addr + Off, unsigned(Size));
-      Off += Size;
-    }
-  }
+  for (auto &[Addr, Bytes] : Code)
+    decodeBytes(TC, *P, Dec, Bytes, Addr);
   // Sentinel: falling off the end of the code is a bad jump.
   {
     DInst I;

@@ -294,6 +294,49 @@ void registerAll(SemRegistry &R) {
     d64(W, I, D);
     W.SCC = D != 0;
   });
+  // 12.4 SOP1: S_WQM (every quad with a bit set becomes all ones),
+  // S_QUADMASK (one bit per quad: any bit set), S_BITREPLICATE_B64_B32
+  // (each bit twice); SCC = result != 0 except for bitreplicate.
+  Add("S_WQM_B32", [](Wave &W, const DInst &I) {
+    uint32_t A = s0(W, I), D = 0;
+    for (unsigned Q = 0; Q < 32; Q += 4)
+      if ((A >> Q) & 0xf)
+        D |= 0xfu << Q;
+    d32(W, I, D);
+    W.SCC = D != 0;
+  });
+  Add("S_WQM_B64", [](Wave &W, const DInst &I) {
+    uint64_t A = s0x(W, I), D = 0;
+    for (unsigned Q = 0; Q < 64; Q += 4)
+      if ((A >> Q) & 0xf)
+        D |= 0xfull << Q;
+    d64(W, I, D);
+    W.SCC = D != 0;
+  });
+  Add("S_QUADMASK_B32", [](Wave &W, const DInst &I) {
+    uint32_t A = s0(W, I), D = 0;
+    for (unsigned Q = 0; Q < 8; ++Q)
+      if ((A >> (4 * Q)) & 0xf)
+        D |= 1u << Q;
+    d32(W, I, D);
+    W.SCC = D != 0;
+  });
+  Add("S_QUADMASK_B64", [](Wave &W, const DInst &I) {
+    uint64_t A = s0x(W, I), D = 0;
+    for (unsigned Q = 0; Q < 16; ++Q)
+      if ((A >> (4 * Q)) & 0xf)
+        D |= 1ull << Q;
+    d64(W, I, D);
+    W.SCC = D != 0;
+  });
+  Add("S_BITREPLICATE_B64_B32", [](Wave &W, const DInst &I) {
+    uint32_t A = s0(W, I);
+    uint64_t D = 0;
+    for (unsigned B = 0; B < 32; ++B)
+      if ((A >> B) & 1)
+        D |= 3ull << (2 * B);
+    d64(W, I, D);
+  });
   Add("S_BREV_B32", [](Wave &W, const DInst &I) {
     uint32_t A = s0(W, I), D = 0;
     for (unsigned B = 0; B < 32; ++B)

@@ -123,10 +123,18 @@ inline double fmax64(double A, double B) {
     return std::signbit(A) ? B : A;
   return A > B ? A : B;
 }
+/// V_MED3_F32 as the ISA writes it: with a NaN, min3; else the max of the
+/// two operands other than the one equal to max3 (compared with ==, so
+/// med3(-0, x, +0) with x < 0 is +0).
 inline float fmed3(float A, float B, float C) {
   if (std::isnan(A) || std::isnan(B) || std::isnan(C))
     return fmin32(fmin32(A, B), C);
-  return fmax32(fmin32(A, B), fmin32(fmax32(A, B), C));
+  float Max = fmax32(fmax32(A, B), C);
+  if (Max == A)
+    return fmax32(B, C);
+  if (Max == B)
+    return fmax32(A, C);
+  return fmax32(A, B);
 }
 template <typename T> T med3i(T A, T B, T C) {
   return std::max(std::min(A, B), std::min(std::max(A, B), C));
@@ -178,6 +186,21 @@ inline uint32_t bfe_i32(uint32_t V, uint32_t Off, uint32_t Wd) {
     return 0;
   uint32_t F = uint32_t(int32_t(V) >> Off);
   return uint32_t(int32_t(F << (32 - Wd)) >> (32 - Wd));
+}
+inline uint32_t absDiffByte(uint32_t A, uint32_t B, unsigned K) {
+  int X = int((A >> (8 * K)) & 0xff), Y = int((B >> (8 * K)) & 0xff);
+  return uint32_t(X > Y ? X - Y : Y - X);
+}
+inline uint32_t sadU8(uint32_t A, uint32_t B) {
+  return absDiffByte(A, B, 0) + absDiffByte(A, B, 1) + absDiffByte(A, B, 2) +
+         absDiffByte(A, B, 3);
+}
+inline uint32_t msadU8(uint32_t A, uint32_t B) {
+  uint32_t S = 0;
+  for (unsigned K = 0; K < 4; ++K)
+    if ((B >> (8 * K)) & 0xff)
+      S += absDiffByte(A, B, K);
+  return S;
 }
 inline uint32_t ffbh_i32(uint32_t X) {
   int32_t V = int32_t(X);
@@ -256,6 +279,10 @@ ASMEVO_OP32(OpFfbhI32, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 1, false, ffbh_i32(a)
 ASMEVO_OP32(OpSadU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false,
   uint32_t(std::abs(int(a & 0xff) - int(b & 0xff)) + std::abs(int((a >> 8) & 0xff) - int((b >> 8) & 0xff)) +
            std::abs(int((a >> 16) & 0xff) - int((b >> 16) & 0xff)) + std::abs(int(a >> 24) - int(b >> 24))) + c)
+// V_SAD_HI_U8: the byte SAD into the high half (ISA 12.10).
+ASMEVO_OP32(OpSadHiU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false, (sadU8(a, b) << 16) + c)
+// V_MSAD_U8: the byte SAD skipping bytes whose reference (S1) byte is 0.
+ASMEVO_OP32(OpMsadU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false, msadU8(a, b) + c)
 ASMEVO_OP32(OpSadU32, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false, (a > b ? a - b : b - a) + c)
 ASMEVO_OP32(OpLerpU8, Ty::B32, Ty::B32, Ty::B32, Ty::B32, 3, false,
   ((((a & 0xff) + (b & 0xff) + (c & 1)) >> 1) & 0xff) |
@@ -275,6 +302,16 @@ ASMEVO_OP32(OpMinU16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 2, false, std::min(a &
 ASMEVO_OP32(OpMaxI16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 2, false, uint32_t(std::max(int16_t(a), int16_t(b))) & 0xffff)
 ASMEVO_OP32(OpMinI16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 2, false, uint32_t(std::min(int16_t(a), int16_t(b))) & 0xffff)
 ASMEVO_OP32(OpMadU16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, (a * b + c) & 0xffff)
+// 12.10 VOP3: 16-bit sources, 32-bit accumulator and result.
+ASMEVO_OP32(OpMadU32U16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 3, false, (a & 0xffff) * (b & 0xffff) + c)
+ASMEVO_OP32(OpMadI32I16, Ty::U16, Ty::U16, Ty::B32, Ty::B32, 3, false, uint32_t(int32_t(int16_t(a)) * int16_t(b)) + c)
+// 16-bit min3/max3/med3 (result in the low half).
+ASMEVO_OP32(OpMin3U16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, std::min({a & 0xffff, b & 0xffff, c & 0xffff}))
+ASMEVO_OP32(OpMax3U16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, std::max({a & 0xffff, b & 0xffff, c & 0xffff}))
+ASMEVO_OP32(OpMed3U16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, med3i(a & 0xffff, b & 0xffff, c & 0xffff))
+ASMEVO_OP32(OpMin3I16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(std::min({int16_t(a), int16_t(b), int16_t(c)})) & 0xffff)
+ASMEVO_OP32(OpMax3I16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(std::max({int16_t(a), int16_t(b), int16_t(c)})) & 0xffff)
+ASMEVO_OP32(OpMed3I16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(med3i(int16_t(a), int16_t(b), int16_t(c))) & 0xffff)
 ASMEVO_OP32(OpMadI16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(int16_t(a) * int16_t(b) + int16_t(c)) & 0xffff)
 
 // f32 (ISA 12.7/12.10; IEEE rounding to nearest even).
@@ -639,6 +676,19 @@ void execDivFixupF64(Wave &W, const DInst &I) {
   store64(W, I, R, W.exec());
 }
 
+/// V_FMAC_F64 (gfx90a+): D = S0 * S1 + D, fused.
+void execFmacF64(Wave &W, const DInst &I) {
+  alignas(64) uint64_t A[64], B[64], R[64];
+  src64(W, I, 0, Ty::F64, A);
+  src64(W, I, 1, Ty::F64, B);
+  const uint32_t *Lo = W.vreg(I.Def[0], 0), *Hi = W.vreg(I.Def[0], 1);
+  for (unsigned L = 0; L < 64; ++L)
+    R[L] = U64(std::fma(D(A[L]), D(B[L]),
+                        D(uint64_t(Lo[L]) | (uint64_t(Hi[L]) << 32))));
+  outMods64(W, I, R);
+  store64(W, I, R, W.exec());
+}
+
 void execNop(Wave &, const DInst &) {}
 
 /// V_ACCVGPR_READ/WRITE/MOV: plain moves between the two halves of the
@@ -737,6 +787,8 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_FFBH_I32", vop32<OpFfbhI32>);
   A("V_SAD_U8", vop32<OpSadU8>, EncNoDPPSDWA);
   A("V_SAD_U32", vop32<OpSadU32>, EncNoDPPSDWA);
+  A("V_SAD_HI_U8", vop32<OpSadHiU8>, EncNoDPPSDWA);
+  A("V_MSAD_U8", vop32<OpMsadU8>, EncNoDPPSDWA);
   A("V_LERP_U8", vop32<OpLerpU8>, EncNoDPPSDWA);
   A("V_ADD_U16", vop32<OpAddU16>);
   A("V_SUB_U16", vop32<OpSubU16>);
@@ -751,6 +803,14 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_MIN_I16", vop32<OpMinI16>);
   A("V_MAD_U16", vop32<OpMadU16>, EncNoDPPSDWA);
   A("V_MAD_I16", vop32<OpMadI16>, EncNoDPPSDWA);
+  A("V_MAD_U32_U16", vop32<OpMadU32U16>, EncNoDPPSDWA);
+  A("V_MAD_I32_I16", vop32<OpMadI32I16>, EncNoDPPSDWA);
+  A("V_MIN3_U16", vop32<OpMin3U16>, EncNoDPPSDWA);
+  A("V_MAX3_U16", vop32<OpMax3U16>, EncNoDPPSDWA);
+  A("V_MED3_U16", vop32<OpMed3U16>, EncNoDPPSDWA);
+  A("V_MIN3_I16", vop32<OpMin3I16>, EncNoDPPSDWA);
+  A("V_MAX3_I16", vop32<OpMax3I16>, EncNoDPPSDWA);
+  A("V_MED3_I16", vop32<OpMed3I16>, EncNoDPPSDWA);
   A("V_ADD_F32", vop32<OpAddF32>);
   A("V_SUB_F32", vop32<OpSubF32>);
   A("V_SUBREV_F32", vop32<OpSubrevF32>);
@@ -788,6 +848,7 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_ADD_F64", vop64<OpAddF64>, EncNoDPPSDWA);
   A("V_MUL_F64", vop64<OpMulF64>, EncNoDPPSDWA);
   A("V_FMA_F64", vop64<OpFmaF64>, EncNoDPPSDWA);
+  A("V_FMAC_F64", execFmacF64, EncNoDPPSDWA);
   A("V_MIN_F64", vop64<OpMinF64>, EncNoDPPSDWA);
   A("V_MAX_F64", vop64<OpMaxF64>, EncNoDPPSDWA);
   A("V_LDEXP_F64", vop64<OpLdexpF64>, EncNoDPPSDWA);

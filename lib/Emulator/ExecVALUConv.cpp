@@ -40,13 +40,18 @@ template <typename Int, typename Fl> Int cvtToInt(Fl X) {
   return Int(T);
 }
 
+// V_FRACT: NaN in, NaN out (std::fmin would return the bound instead).
 inline float fract32(float X) {
+  if (std::isnan(X))
+    return X;
   if (std::isinf(X))
     return std::numeric_limits<float>::quiet_NaN();
   float R = X - std::floor(X);
   return std::fmin(R, 0x1.fffffep-1f);
 }
 inline double fract64(double X) {
+  if (std::isnan(X))
+    return X;
   if (std::isinf(X))
     return std::numeric_limits<double>::quiet_NaN();
   double R = X - std::floor(X);
@@ -118,7 +123,7 @@ ASMEVO_OP32(OpTruncF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::tr
 ASMEVO_OP32(OpCeilF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::ceil(H(a))))
 ASMEVO_OP32(OpFloorF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::floor(H(a))))
 ASMEVO_OP32(OpRndneF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::nearbyint(H(a))))
-ASMEVO_OP32(OpFractF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::fmin(H(a) - std::floor(H(a)), 0x1.ffcp-1f)))
+ASMEVO_OP32(OpFractF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::isnan(H(a)) ? H(a) : std::fmin(H(a) - std::floor(H(a)), 0x1.ffcp-1f)))
 // Transcendentals (approximated: see file comment).
 ASMEVO_OP32(OpExpF32, Ty::F32, Ty::B32, Ty::B32, Ty::F32, 1, false, U(std::exp2(F(a))))
 ASMEVO_OP32(OpLogF32, Ty::F32, Ty::B32, Ty::B32, Ty::F32, 1, false, U(std::log2(F(a))))

@@ -9,6 +9,7 @@
 #ifndef ASMEVO_LIB_EMULATOR_PROGRAM_H
 #define ASMEVO_LIB_EMULATOR_PROGRAM_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -20,6 +21,7 @@
 namespace asmevo {
 class CodeObject;
 class TargetContext;
+struct TargetInfo;
 class ISAFacts;
 struct InstrRecord;
 
@@ -160,6 +162,10 @@ class Program {
 public:
   static llvm::Expected<std::unique_ptr<Program>>
   decode(const CodeObject &CO);
+  /// Code given as (load address, bytes) ranges, for \p Target.
+  static llvm::Expected<std::unique_ptr<Program>>
+  decode(const TargetInfo &Target,
+         llvm::ArrayRef<std::pair<uint64_t, llvm::ArrayRef<uint8_t>>> Code);
   ~Program();
 
   std::vector<DInst> Insts;

@@ -10,11 +10,15 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/CodeObject/InputFile.h"
 #include "asmevo/Emulator/Emulator.h"
+#include "asmevo/Emulator/ISACoverage.h"
+#include "asmevo/Support/TargetContext.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -35,14 +39,149 @@ static cl::opt<std::string>
               cl::value_desc("file"), cl::sub(CoverageCmd));
 static cl::opt<bool> Verbose("why", cl::desc("Say why each is missing"),
                              cl::sub(CoverageCmd));
-static cl::opt<std::string>
+static cl::list<std::string>
     Tested("tested",
-           cl::desc("Mnemonics with semantic tests, one per line "
-                    "(AsmEvoEmulatorTests --print-tested); with it, a "
-                    "mnemonic counts only when implemented and tested"),
+           cl::desc("Tested instructions, one per line ('#' comments). With "
+                    "--isa: MC opcode names without subtarget suffix "
+                    "(V_ADD_F32_e32) that pass a differential case; else "
+                    "mnemonics with semantic tests (AsmEvoEmulatorTests "
+                    "--print-tested)"),
            cl::value_desc("file"), cl::sub(CoverageCmd));
 
+static cl::opt<std::string>
+    Isa("isa",
+        cl::desc("Coverage of the whole ISA of this target (gfx942, gfx90a), "
+                 "enumerated by decoding"),
+        cl::value_desc("target"), cl::sub(CoverageCmd));
+static cl::opt<bool> Json("json", cl::desc("With --isa: JSON output"),
+                          cl::sub(CoverageCmd));
+
+static Expected<std::set<std::string>> readTested() {
+  std::set<std::string> Set;
+  for (const std::string &Path : Tested) {
+    auto MB = MemoryBuffer::getFile(Path);
+    if (!MB)
+      return createStringError(MB.getError(), "cannot read '%s'",
+                               Path.c_str());
+    SmallVector<StringRef, 0> Lines;
+    (*MB)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines) {
+      L = L.split('#').first.trim();
+      if (!L.empty())
+        Set.insert(L.str());
+    }
+  }
+  return Set;
+}
+
+/// coverage --isa: the table by family of emu::isaCoverage.
+static int isaCoverageCommand() {
+  if (Isa != "gfx942" && Isa != "gfx90a") {
+    WithColor::error(errs(), "asmevo-verify")
+        << "--isa: '" << Isa << "' is not an emulated target (gfx942, "
+        << "gfx90a)\n";
+    return 2;
+  }
+  auto TestedSet = readTested();
+  if (!TestedSet) {
+    WithColor::error(errs(), "asmevo-verify")
+        << toString(TestedSet.takeError()) << "\n";
+    return 2;
+  }
+  TargetInfo TI;
+  TI.Processor = Isa;
+  auto TC = TargetContext::create(TI);
+  if (!TC) {
+    WithColor::error(errs(), "asmevo-verify") << toString(TC.takeError())
+                                              << "\n";
+    return 2;
+  }
+  auto Cov = isaCoverage(**TC, *TestedSet);
+  if (!Cov) {
+    WithColor::error(errs(), "asmevo-verify") << toString(Cov.takeError())
+                                              << "\n";
+    return 2;
+  }
+  constexpr unsigned NS = 4;
+  std::map<std::string, std::array<unsigned, NS>> ByFamily;
+  std::array<unsigned, NS> Total{};
+  for (const OpcodeCoverage &C : *Cov) {
+    ++ByFamily[C.Op.Family][unsigned(C.Status)];
+    ++Total[unsigned(C.Status)];
+  }
+  auto Sum = [](const std::array<unsigned, NS> &A) {
+    return A[0] + A[1] + A[2] + A[3];
+  };
+  auto PctTested = [](const std::array<unsigned, NS> &A) {
+    unsigned Eligible = A[0] + A[1] + A[2];
+    return Eligible ? 100.0 * A[0] / Eligible : 0.0;
+  };
+  if (Json) {
+    json::Object Root;
+    Root["isa"] = Isa.getValue();
+    auto Counts = [&](const std::array<unsigned, NS> &A) {
+      json::Object O;
+      O["opcodes"] = int64_t(Sum(A));
+      for (unsigned K = 0; K < NS; ++K)
+        O[statusName(CoverageStatus(K))] = int64_t(A[K]);
+      O["tested_percent_of_non_refused"] = PctTested(A);
+      return O;
+    };
+    json::Object Fam;
+    for (const char *F : isaFamilies())
+      if (ByFamily.count(F))
+        Fam[F] = Counts(ByFamily[F]);
+    Root["families"] = std::move(Fam);
+    Root["total"] = Counts(Total);
+    json::Array Ops;
+    for (const OpcodeCoverage &C : *Cov) {
+      json::Object O;
+      O["name"] = C.Op.Name;
+      O["family"] = C.Op.Family;
+      O["status"] = statusName(C.Status);
+      O["text"] = C.Op.Text;
+      if (!C.Why.empty())
+        O["why"] = C.Why;
+      Ops.push_back(std::move(O));
+    }
+    Root["opcodes"] = std::move(Ops);
+    outs() << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
+    return 0;
+  }
+  outs() << "ISA coverage of the emulator: " << Isa
+         << " (opcodes enumerated by decoding)\n";
+  outs() << format("%-10s %7s %7s %11s %13s %8s %9s\n", "family", "opcodes",
+                   "tested", "impl-untest", "unimplemented", "refused",
+                   "tested-%");
+  auto Row = [&](StringRef F, const std::array<unsigned, NS> &A) {
+    outs() << format("%-10s %7u %7u %11u %13u %8u %8.1f%%\n",
+                     F.str().c_str(), Sum(A), A[0], A[1], A[2], A[3],
+                     PctTested(A));
+  };
+  for (const char *F : isaFamilies())
+    if (ByFamily.count(F))
+      Row(F, ByFamily[F]);
+  Row("total", Total);
+  outs() << "(tested-% is of the opcodes not refused by design)\n";
+  for (CoverageStatus S :
+       {CoverageStatus::Refused, CoverageStatus::Unimplemented,
+        CoverageStatus::ImplementedUntested}) {
+    outs() << "\n" << statusName(S) << " (" << Total[unsigned(S)] << "):\n";
+    for (const OpcodeCoverage &C : *Cov) {
+      if (C.Status != S)
+        continue;
+      outs() << "  " << C.Op.Family << " " << C.Op.Name;
+      if (S == CoverageStatus::Refused || Verbose)
+        outs() << "  [" << (C.Why.empty() ? C.Op.Text : C.Why) << "]";
+      outs() << "\n";
+    }
+  }
+  return 0;
+}
+
 int coverageCommand() {
+  if (!Isa.empty())
+    return isaCoverageCommand();
   struct Stat {
     uint64_t Total = 0, Supported = 0;
     std::string Why;
@@ -110,20 +249,13 @@ int coverageCommand() {
     for (auto &KV : Stats)
       Target.push_back(KV.first);
   }
-  std::set<std::string> TestedSet;
-  if (!Tested.empty()) {
-    auto MB = MemoryBuffer::getFile(Tested);
-    if (!MB) {
-      WithColor::error(errs(), "asmevo-verify")
-          << "cannot read '" << Tested << "'\n";
-      return 2;
-    }
-    SmallVector<StringRef, 0> Lines;
-    (*MB)->getBuffer().split(Lines, '\n', -1, false);
-    for (StringRef L : Lines)
-      if (!L.trim().empty())
-        TestedSet.insert(L.trim().str());
+  auto TestedOr = readTested();
+  if (!TestedOr) {
+    WithColor::error(errs(), "asmevo-verify")
+        << toString(TestedOr.takeError()) << "\n";
+    return 2;
   }
+  std::set<std::string> TestedSet = std::move(*TestedOr);
   unsigned Impl = 0, ImplOnly = 0;
   std::vector<std::string> Missing;
   std::vector<std::string> Untested;

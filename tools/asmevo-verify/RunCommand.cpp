@@ -11,6 +11,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 using namespace llvm;
 using namespace asmevo;
@@ -105,6 +106,12 @@ static int fail(const Twine &Msg, int Status = 2) {
   return Status;
 }
 
+static SmallString<256> outputPath(const HostBuffer &B, bool Npy) {
+  SmallString<256> P(OutputDir);
+  sys::path::append(P, B.Spec->Name + (Npy ? ".npy" : ".bin"));
+  return P;
+}
+
 /// Writes every writable buffer of \p S into --output-dir.
 static int writeOutputs(LaunchSession &S, bool AnyNpy) {
   if (OutputDir.empty())
@@ -115,8 +122,7 @@ static int writeOutputs(LaunchSession &S, bool AnyNpy) {
   for (HostBuffer &B : S.buffers()) {
     if (!B.Spec->writable())
       continue;
-    SmallString<256> P(OutputDir);
-    sys::path::append(P, B.Spec->Name + (Npy ? ".npy" : ".bin"));
+    SmallString<256> P = outputPath(B, Npy);
     if (Error E = writeArrayFile(P, B.Spec->Type, B.Bytes))
       return fail(toString(std::move(E)));
     outs() << "wrote " << P << "\n";
@@ -216,6 +222,7 @@ int runCommand() {
     return fail(toString(Out.takeError()));
 
   bool Clean = true;
+  std::optional<size_t> AbortedLaunch;
   std::set<std::string> Approx;
   for (size_t I = 0; I < Out->size(); ++I) {
     const LaunchOutcome &LO = (*Out)[I];
@@ -235,8 +242,12 @@ int runCommand() {
       outs() << "advisory: hazard rule " << KV.first << ": "
              << KV.second.first << " distinct hit(s), first "
              << KV.second.second << "\n";
-    if (R.Aborted)
+    if (R.Aborted) {
       outs() << "launch " << I << " aborted\n";
+      if (!AbortedLaunch)
+        AbortedLaunch = I;
+      Clean = false;
+    }
     Approx.insert(R.Approximations.begin(), R.Approximations.end());
   }
   for (const std::string &G : (*Session)->guardErrors()) {
@@ -245,8 +256,26 @@ int runCommand() {
   }
   for (const std::string &A : Approx)
     outs() << "approximated: " << A << "\n";
-  if (int Status = writeOutputs(**Session, AnyNpy))
+  if (AbortedLaunch) {
+    // The buffers hold whatever the launch wrote before it stopped: no
+    // output file is written, and files of the same names left by an
+    // earlier run are removed, so nothing in --output-dir passes for this
+    // run's result (docs/launch-spec.md, "Outputs").
+    if (!OutputDir.empty()) {
+      bool Npy = Format == Fmt::Npy || (Format == Fmt::Auto && AnyNpy);
+      for (HostBuffer &B : (*Session)->buffers()) {
+        if (!B.Spec->writable())
+          continue;
+        SmallString<256> P = outputPath(B, Npy);
+        if (sys::fs::exists(P) && !sys::fs::remove(P))
+          outs() << "removed stale " << P << "\n";
+      }
+      outs() << "no output written: launch " << *AbortedLaunch
+             << " aborted\n";
+    }
+  } else if (int Status = writeOutputs(**Session, AnyNpy)) {
     return Status;
+  }
   outs() << (Clean ? "result: clean\n" : "result: violations\n");
   return Clean ? 0 : 1;
 }

@@ -31,6 +31,22 @@ std::vector<Case> scalarCases() {
           s_addk_i32 s6, 0xffff)",
        {{"s3", C(0x80000000)}, {"s4", C(1)}, {"s5", C(uint32_t(-15))},
         {"s6", C(0xffff7fff)}}},
+      // 12.4 SOP1: S_WQM_B32/B64 fill every quad with a bit set;
+      // S_QUADMASK_B32/B64 one bit per quad; S_BITREPLICATE_B64_B32 each
+      // bit twice.
+      {"s_wqm_b32 s_wqm_b64 s_quadmask_b32 s_quadmask_b64 "
+       "s_bitreplicate_b64_b32", "12.4 SOP1",
+       R"(s_mov_b32 s2, 0x10420008
+          s_wqm_b32 s3, s2
+          s_quadmask_b32 s4, s2
+          s_mov_b32 s6, 0x10
+          s_mov_b32 s7, 0x80000001
+          s_wqm_b64 s[8:9], s[6:7]
+          s_quadmask_b64 s[10:11], s[6:7]
+          s_bitreplicate_b64_b32 s[12:13], 0x80000005)",
+       {{"s3", C(0xf0ff000f)}, {"s4", C(0xb1)}, {"s8", C(0x000000f0)},
+        {"s9", C(0xf000000f)}, {"s10", C(0x8102)}, {"s11", C(0)},
+        {"s12", C(0x33)}, {"s13", C(0xc0000000)}}},
       // 12.2: S_MUL_I32 low 32 bits; S_MUL_HI_U32 high 32 bits.
       {"s_mul_i32 s_mul_hi_u32", "12.2 SOP2",
        R"(s_mov_b32 s2, 0x10000003

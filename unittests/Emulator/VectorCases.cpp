@@ -273,6 +273,33 @@ std::vector<Case> vectorCases() {
         {"v8", F([](unsigned L) { return float(L) * float(L) + 2.0f; })},
         {"v9", F([](unsigned L) { return 4.0f * float(L) + 1.0f; })},
         {"v10", F([](unsigned L) { return float(L) * 3.0f + float(L) * float(L) + 2.0f; })}}},
+      // 12.10 VOP3: V_MAD_U32_U16 / V_MAD_I32_I16 (16-bit product, 32-bit
+      // accumulator); 16-bit min3/max3/med3, signed and unsigned.
+      {"v_mad_u32_u16 v_mad_i32_i16 v_min3_u16 v_max3_u16 v_med3_u16 "
+       "v_min3_i16 v_max3_i16 v_med3_i16", "12.10 VOP3",
+       R"(v_mov_b32 v1, 0xffff
+          v_mov_b32 v2, 0x18000
+          v_mad_u32_u16 v3, v1, v0, v2
+          v_mad_i32_i16 v4, v1, v0, 7
+          v_mov_b32 v13, 0x8000
+          v_mov_b32 v14, 0xfff0
+          v_mad_i32_i16 v5, v13, 2, v0
+          v_min3_u16 v6, v0, v14, 5
+          v_max3_u16 v7, v0, v14, 5
+          v_med3_u16 v8, v0, v14, 5
+          v_sub_u16 v9, 0, v0
+          v_min3_i16 v10, v9, -3, 5
+          v_max3_i16 v11, v9, -3, 5
+          v_med3_i16 v12, v9, -3, 5)",
+       {{"v3", [](unsigned L) { return 0xffffu * L + 0x18000u; }},
+        {"v4", [](unsigned L) { return uint32_t(7 - int(L)); }},
+        {"v5", [](unsigned L) { return uint32_t(int(L) - 0x10000); }},
+        {"v6", [](unsigned L) { return std::min(L, 5u); }},
+        {"v7", [](unsigned) { return 0xfff0u; }},
+        {"v8", [](unsigned L) { return std::max(L, 5u); }},
+        {"v10", [](unsigned L) { return uint32_t(std::min(-int(L), -3)) & 0xffff; }},
+        {"v11", [](unsigned L) { return uint32_t(std::max(-int(L), 5)) & 0xffff; }},
+        {"v12", [](unsigned L) { return uint32_t(std::clamp(-int(L), -3, 5)) & 0xffff; }}}},
       // 12.7 min/max (IEEE mode: a NaN operand returns the other),
       // 12.10 V_MAX3_F32, V_MAX_F64, V_LDEXP_F32, 12.8 V_TRUNC_F32.
       {"v_max_f32_e32 v_max_f32_e64 v_min_f32_e32 v_max3_f32 v_max_f64 "

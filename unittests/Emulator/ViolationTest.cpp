@@ -189,6 +189,23 @@ TEST(Violations, TrapStopsTheRun) {
   EXPECT_TRUE(B.Run.Aborted);
 }
 
+TEST(Violations, RefusedByDesignStopsTheRun) {
+  // Global wave sync needs GWS resources no verifier launch has: the run
+  // stops, naming the instruction and the reason (lib/Emulator/Refused.cpp).
+  auto B = run(R"(v_mov_b32 v2, 0
+    ds_gws_init v2 gds
+    v_mov_b32 v1, 1)");
+  ASSERT_TRUE(B.Error.empty()) << B.Error;
+  const Violation *V = find(B.Run, Violation::Unimplemented);
+  ASSERT_NE(V, nullptr) << describe(B.Run);
+  EXPECT_NE(describe(B.Run).find("DS_GWS_INIT"), std::string::npos)
+      << describe(B.Run);
+  EXPECT_NE(describe(B.Run).find("refused by design: global wave sync"),
+            std::string::npos)
+      << describe(B.Run);
+  EXPECT_TRUE(B.Run.Aborted);
+}
+
 TEST(Violations, RunawayKernelHitsTheBudget) {
   RunOptions RO;
   RO.InstructionBudget = 100000;
