@@ -924,21 +924,25 @@ void ObjectEmitter::updateMetadata() {
         !Arr[MI].isMap())
       continue;
     auto &M = Arr[MI].getMap();
-    auto Raise = [&](StringRef Key, unsigned V) {
+    // Raised only when the edited code names more than the original code
+    // did: a note that already declared fewer than the original code names
+    // was the producer's choice, and an edit adding nothing keeps it.
+    auto Raise = [&](StringRef Key, unsigned V, unsigned Orig) {
       auto It = M.find(Doc.getNode(Key));
-      if (It == M.end() || !It->second.isScalar())
+      if (It == M.end() || (It->second.getKind() != msgpack::Type::UInt &&
+                            It->second.getKind() != msgpack::Type::Int))
         return;
       uint64_t Old = It->second.getKind() == msgpack::Type::UInt
                          ? It->second.getUInt()
                          : (uint64_t)It->second.getInt();
-      if (V > Old) {
+      if (V > Old && V > Orig) {
         It->second = Doc.getNode(uint64_t(V));
         Changed = true;
       }
     };
-    Raise(".vgpr_count", Resources[K].VGPRs);
-    Raise(".agpr_count", Resources[K].AGPRs);
-    Raise(".sgpr_count", Resources[K].SGPRs);
+    Raise(".vgpr_count", Resources[K].VGPRs, Resources[K].OrigVGPRs);
+    Raise(".agpr_count", Resources[K].AGPRs, Resources[K].OrigAGPRs);
+    Raise(".sgpr_count", Resources[K].SGPRs, Resources[K].OrigSGPRs);
   }
   if (!Changed)
     return;

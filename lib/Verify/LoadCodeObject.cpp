@@ -22,11 +22,15 @@ Expected<std::unique_ptr<CodeObject>> loadRunnableCodeObject(StringRef Path) {
     return Objs.takeError();
   std::unique_ptr<CodeObject> Found;
   size_t Count = 0;
+  std::string FirstError;
   for (InputCodeObject &O : *Objs) {
     auto CO = CodeObject::create(ArrayRef<uint8_t>(O.Bytes), O.Name);
     if (!CO) {
-      // Objects of other targets in a bundle are not ours to judge.
-      consumeError(CO.takeError());
+      // Objects of other targets in a bundle are not ours to judge; when
+      // nothing else is runnable, the reason is what the user needs.
+      std::string Msg = toString(CO.takeError());
+      if (FirstError.empty())
+        FirstError = Msg;
       continue;
     }
     if (!emulatable(**CO))
@@ -34,6 +38,8 @@ Expected<std::unique_ptr<CodeObject>> loadRunnableCodeObject(StringRef Path) {
     ++Count;
     Found = std::move(*CO);
   }
+  if (Count == 0 && !FirstError.empty())
+    return createStringError(FirstError);
   if (Count != 1)
     return createStringError("'%s' holds %zu gfx90a/gfx942 code objects; "
                              "extract the one to run",

@@ -113,6 +113,10 @@ int checkCommand() {
   O.Seeds = Seeds;
   O.RandomSizes = RandomSizes;
   O.InstructionBudget = Budget;
+  auto MaxMem = maxDeviceMemory();
+  if (!MaxMem)
+    return inputError(toString(MaxMem.takeError()));
+  O.MaxDeviceMemory = *MaxMem;
   O.CheckDeterminism = !NoDeterminism;
   O.CheckCoverage = !NoCoverage;
   for (const std::string &A : Accept) {

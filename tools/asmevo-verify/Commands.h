@@ -8,6 +8,8 @@
 #define ASMEVO_TOOLS_ASMEVO_VERIFY_COMMANDS_H
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
 
 namespace asmevo {
 namespace verify_tool {
@@ -35,6 +37,9 @@ extern llvm::cl::SubCommand SpecFromMetadataCmd;
 /// asmevo-verify spec-from-metadata: 0 with a spec written (guesses
 /// listed in it), 2 when the metadata cannot describe the launch.
 int specFromMetadataCommand();
+
+/// --max-device-memory of run and check, in bytes.
+llvm::Expected<uint64_t> maxDeviceMemory();
 
 } // namespace verify_tool
 } // namespace asmevo

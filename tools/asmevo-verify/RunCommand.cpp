@@ -166,6 +166,10 @@ int runCommand() {
   SO.Seed = Seed;
   SO.Variant = Variant;
   SO.RandomizeScalars = Randomize;
+  auto MaxMem = maxDeviceMemory();
+  if (!MaxMem)
+    return fail(toString(MaxMem.takeError()));
+  SO.MaxDeviceMemory = *MaxMem;
   bool AnyNpy = false;
   for (const std::string &S : Inputs) {
     auto [N, F] = StringRef(S).split('=');
