@@ -154,6 +154,13 @@ Error CodeObject::parseSections() {
     if (S.isAlloc() && S.Addr + S.Size < S.Addr)
       return createStringError("section '%s' wraps the address space",
                                S.Name.c_str());
+    // GPU virtual addresses have 48 bits; staying below keeps every code
+    // address clear of the keys DenseMap reserves (~0, ~1).
+    if (S.isAlloc() && S.Addr + S.Size > (1ull << 48))
+      return createStringError("section '%s' [sh_addr 0x%llx, sh_size 0x%llx] "
+                               "ends above the 48-bit address space",
+                               S.Name.c_str(), (unsigned long long)S.Addr,
+                               (unsigned long long)S.Size);
     // Everything that reads a loaded address (bytesAt, the lifter, the
     // emitter) relies on an allocated section having its bytes in the file
     // (or being NOBITS): a null section that claims addresses has neither,

@@ -8,6 +8,30 @@
 using namespace llvm;
 using namespace asmevo;
 
+static const char *kindName(msgpack::Type T) {
+  switch (T) {
+  case msgpack::Type::Int:
+  case msgpack::Type::UInt:
+    return "an integer";
+  case msgpack::Type::Nil:
+    return "nil";
+  case msgpack::Type::Boolean:
+    return "a boolean";
+  case msgpack::Type::Float:
+    return "a float";
+  case msgpack::Type::String:
+    return "a string";
+  case msgpack::Type::Binary:
+    return "binary data";
+  case msgpack::Type::Array:
+    return "a list";
+  case msgpack::Type::Map:
+    return "a map";
+  default:
+    return "an extension value";
+  }
+}
+
 Error asmevo::checkMetadataEncoding(StringRef Blob) {
   msgpack::Reader R(Blob);
   // One frame per open map or array: elements still to read, and whether
@@ -39,8 +63,8 @@ Error asmevo::checkMetadataEncoding(StringRef Blob) {
     }
     Top = false;
     if (IsKey && O.Kind != msgpack::Type::String)
-      return createStringError("a map key is not a string (msgpack type %u)",
-                               unsigned(O.Kind));
+      return createStringError("a map key is %s, not a string",
+                               kindName(O.Kind));
     if (O.Kind == msgpack::Type::Array || O.Kind == msgpack::Type::Map) {
       if (Stack.size() >= MaxMetadataDepth)
         return createStringError("maps and lists nested more than %u deep",

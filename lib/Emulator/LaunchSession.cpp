@@ -268,8 +268,13 @@ Error LaunchSession::makeBuffers(const SessionOptions &O) {
       }
       auto Data = readArrayFile(Path, S.Type, B.Count);
       if (!Data)
-        return createStringError("buffer '%s': %s", S.Name.c_str(),
-                                 toString(Data.takeError()).c_str());
+        return FIt != O.InputFiles.end()
+                   ? createStringError("buffer '%s': --input file: %s",
+                                       S.Name.c_str(),
+                                       toString(Data.takeError()).c_str())
+                   : createStringError("%s: buffer '%s': init file: %s",
+                                       Spec.Path.c_str(), S.Name.c_str(),
+                                       toString(Data.takeError()).c_str());
       B.Bytes = std::move(*Data);
     } else if (S.Init.K != InitSpec::Pointers) {
       fill(B, Seed, Index);

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <numeric>
+#include <unordered_map>
 
 using namespace llvm;
 using namespace asmevo::emu;
@@ -65,11 +66,11 @@ Expected<AddressMap> AddressMap::load(StringRef Path) {
     // asmevo-opt writes K1's addresses in increasing order, each once: a
     // map that is not is damaged or not the one of this K1.
     if (auto It = M.LineOf.find(New); It != M.LineOf.end())
-      return Bad("K1 address 0x" + utohexstr(New) + " is listed twice (first "
+      return Bad("K1 address 0x" + utohexstr(New, true) + " is listed twice (first "
                  "on line " + Twine(It->second) + ")");
     if (Prev && New < *Prev)
-      return Bad("K1 address 0x" + utohexstr(New) + " is out of order (the "
-                 "line before lists 0x" + utohexstr(*Prev) + ")");
+      return Bad("K1 address 0x" + utohexstr(New, true) + " is out of order (the "
+                 "line before lists 0x" + utohexstr(*Prev, true) + ")");
     Prev = New;
     M.LineOf[New] = LN + 1;
     if (OldS == "new") {
@@ -79,7 +80,7 @@ Expected<AddressMap> AddressMap::load(StringRef Path) {
     if (OldS.getAsInteger(0, Old))
       return Bad("bad original address '" + OldS.take_front(40) + "'");
     if (auto It = OldLine.find(Old); It != OldLine.end())
-      return Bad("K0 address 0x" + utohexstr(Old) + " is paired twice (first "
+      return Bad("K0 address 0x" + utohexstr(Old, true) + " is paired twice (first "
                  "on line " + Twine(It->second) + ")");
     OldLine[Old] = LN + 1;
     M.NewToOld[New] = Old;
@@ -169,7 +170,9 @@ struct Insn {
 
 struct Listing {
   std::vector<Insn> Insns;
-  DenseMap<uint64_t, size_t> ByAddr;
+  /// Not a DenseMap: lookups take addresses from the address map and from
+  /// branch targets, which may be DenseMap's reserved keys (~0, ~1).
+  std::unordered_map<uint64_t, size_t> ByAddr;
   /// Per code range: indices of its instructions in address order.
   std::vector<std::vector<size_t>> PerFunction;
 };

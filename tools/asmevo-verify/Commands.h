@@ -38,8 +38,12 @@ extern llvm::cl::SubCommand SpecFromMetadataCmd;
 /// listed in it), 2 when the metadata cannot describe the launch.
 int specFromMetadataCommand();
 
-/// --max-device-memory of run and check, in bytes.
-llvm::Expected<uint64_t> maxDeviceMemory();
+/// The value of --max-device-memory (run and check each register one: an
+/// option must be defined after its subcommand), in bytes.
+llvm::Expected<uint64_t> parseMemorySize(llvm::StringRef Text);
+#define ASMEVO_MAX_DEVICE_MEMORY_DESC                                          \
+  "Device memory a launch spec's buffers may take, guard bands included "     \
+  "(bytes, or with a KiB/MiB/GiB/TiB suffix)"
 
 } // namespace verify_tool
 } // namespace asmevo

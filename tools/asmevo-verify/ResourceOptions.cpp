@@ -9,15 +9,8 @@ using namespace llvm;
 namespace asmevo {
 namespace verify_tool {
 
-static cl::opt<std::string> MaxDeviceMemory(
-    "max-device-memory",
-    cl::desc("Device memory a launch spec's buffers may take, guard bands "
-             "included (bytes, or with a KiB/MiB/GiB suffix; default 16GiB)"),
-    cl::value_desc("size"), cl::init("16GiB"), cl::sub(RunCmd),
-    cl::sub(CheckCmd));
-
-Expected<uint64_t> maxDeviceMemory() {
-  StringRef S = StringRef(MaxDeviceMemory).trim();
+Expected<uint64_t> parseMemorySize(StringRef Text) {
+  StringRef S = Text.trim();
   uint64_t Scale = 1;
   for (auto [Suffix, Shift] : {std::pair<StringRef, unsigned>{"KiB", 10},
                                {"MiB", 20},
@@ -32,7 +25,7 @@ Expected<uint64_t> maxDeviceMemory() {
       __builtin_mul_overflow(N, Scale, &Bytes))
     return createStringError("--max-device-memory: '%s' is not a size "
                              "(bytes, or a number with KiB, MiB, GiB or TiB)",
-                             MaxDeviceMemory.c_str());
+                             Text.str().c_str());
   return Bytes;
 }
 

@@ -15,6 +15,8 @@ project. Each subcommand writes OUT:
   drop-line FILE TEXT OUT             the lines equal to TEXT removed
   deep-expr SPEC DEPTH OUT            SPEC with buffer y's count nested DEPTH
                                       parentheses deep
+  npy SHAPE DTYPE NBYTES OUT          a .npy file of that shape and dtype
+                                      with NBYTES bytes of data
   addrmap MAP KIND OUT                an asmevo-opt address map with one
                                       K0 address past all code (far), a line
                                       repeated (repeat), two lines swapped
@@ -143,6 +145,14 @@ def addrmap(path, kind, out):
     write(out, "\n".join(lines))
 
 
+def npy(shape, dtype, nbytes, out):
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (dtype,
+                                                                  shape)
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    data = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode()
+    write(out, data + b"\0" * int(nbytes))
+
+
 def l_old(line):
     p = line.split()
     return p[1] if len(p) > 1 else ""
@@ -164,6 +174,8 @@ def main():
         drop_line(*args)
     elif cmd == "deep-expr":
         deep_expr(*args)
+    elif cmd == "npy":
+        npy(*args)
     elif cmd == "addrmap":
         addrmap(*args)
     else:
