@@ -15,6 +15,8 @@ project. Each subcommand writes OUT:
   drop-line FILE TEXT OUT             the lines equal to TEXT removed
   deep-expr SPEC DEPTH OUT            SPEC with buffer y's count nested DEPTH
                                       parentheses deep
+  note-uint CO KEY DELTA OUT          the metadata note's first KEY (a small
+                                      unsigned value) changed by DELTA
   npy SHAPE DTYPE NBYTES OUT          a .npy file of that shape and dtype
                                       with NBYTES bytes of data
   addrmap MAP KIND OUT                an asmevo-opt address map with one
@@ -145,6 +147,19 @@ def addrmap(path, kind, out):
     write(out, "\n".join(lines))
 
 
+def note_uint(path, key, delta, out):
+    data = read(path)
+    k = key.encode()
+    at = data.find(bytes([0xa0 | len(k)]) + k)
+    if at < 0:
+        sys.exit("no key %s" % key)
+    v = data[at + 1 + len(k)]
+    nv = v + int(delta)
+    if v > 0x7f or not 0 <= nv <= 0x7f:
+        sys.exit("%s is not a small unsigned value" % key)
+    write(out, mco.put(data, at + 1 + len(k), "<B", nv))
+
+
 def npy(shape, dtype, nbytes, out):
     h = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (dtype,
                                                                   shape)
@@ -174,6 +189,8 @@ def main():
         drop_line(*args)
     elif cmd == "deep-expr":
         deep_expr(*args)
+    elif cmd == "note-uint":
+        note_uint(*args)
     elif cmd == "npy":
         npy(*args)
     elif cmd == "addrmap":
