@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Rebuild.h"
+#include "asmevo/Support/Recover.h"
 #include "asmevo/Emit/AsmText.h"
 #include "asmevo/Emit/DescriptorDirectives.h"
 #include "asmevo/Emit/Resources.h"
@@ -977,14 +978,29 @@ void ObjectEmitter::updateMetadata() {
 
 StringRef asmevo::lldArgsCommentTag() { return "asmevo-lld-args:"; }
 
+/// Runs the emitter where an MC-layer report_fatal_error (reachable from a
+/// hand-edited .mir) becomes an error naming the input.
+static Error runEmitter(const LiftedModule &LM, RebuildResult &R,
+                        std::string *AsmOut) {
+  std::optional<Error> Result;
+  if (Error E = runRecoverable(LM.original().name(), [&] {
+        Result.emplace(ObjectEmitter(LM, R, AsmOut).run());
+      })) {
+    if (Result)
+      consumeError(std::move(*Result));
+    return E;
+  }
+  return std::move(*Result);
+}
+
 Error asmevo::emitRelocatable(const LiftedModule &LM, RebuildResult &R) {
-  return ObjectEmitter(LM, R).run();
+  return runEmitter(LM, R, nullptr);
 }
 
 Expected<std::string> asmevo::emitAssembly(const LiftedModule &LM) {
   RebuildResult R;
   std::string Text;
-  if (Error E = ObjectEmitter(LM, R, &Text).run())
+  if (Error E = runEmitter(LM, R, &Text))
     return std::move(E);
   return Text;
 }

@@ -14,10 +14,23 @@ using namespace llvm;
 using namespace asmevo;
 using namespace asmevo::emu;
 
+/// \p V as an integer, saturated: a spec's double (a constant, an iota
+/// step, a range bound) may lie outside int64_t, where a plain conversion is
+/// undefined.
+static int64_t saturate(double V) {
+  if (std::isnan(V))
+    return 0;
+  if (V >= 9223372036854775807.0)
+    return INT64_MAX;
+  if (V <= -9223372036854775808.0)
+    return INT64_MIN;
+  return int64_t(V);
+}
+
 void emu::encodeScalar(const ScalarValue &V, ElemType T, uint8_t *Out) {
   auto Put = [&](auto X) { std::memcpy(Out, &X, sizeof(X)); };
   double F = V.IsFloat ? V.F : double(V.I);
-  int64_t I = V.IsFloat ? int64_t(V.F) : V.I;
+  int64_t I = V.IsFloat ? saturate(V.F) : V.I;
   switch (T) {
   case ElemType::I8: case ElemType::U8: Put(uint8_t(I)); break;
   case ElemType::I16: case ElemType::U16: Put(uint16_t(I)); break;
@@ -101,9 +114,17 @@ Error LaunchSession::evalScalars(const SessionOptions &O) {
                                                    S.Range->second);
           V = D(Rng);
         } else {
+          // Bounds well inside int64_t, so that Lo + M - 1 cannot wrap.
+          if (!(S.Range->first >= -0x1p62 && S.Range->second <= 0x1p62))
+            return createStringError("%s: scalar '%s': range [%g, %g] is "
+                                     "outside +-2^62",
+                                     Spec.Path.c_str(), S.Name.c_str(),
+                                     S.Range->first, S.Range->second);
           int64_t Lo = int64_t(std::ceil(S.Range->first));
           int64_t Hi = int64_t(std::floor(S.Range->second));
-          int64_t M = S.MultipleOf > 0 ? S.MultipleOf : 1;
+          int64_t M = S.MultipleOf > 0 && S.MultipleOf <= (1ll << 62)
+                          ? S.MultipleOf
+                          : 1;
           int64_t LoM = (Lo + M - 1) / M, HiM = Hi / M;
           if (HiM < LoM)
             return createStringError("%s: scalar '%s': no multiple of %lld "
@@ -114,7 +135,7 @@ Error LaunchSession::evalScalars(const SessionOptions &O) {
           V = double(D(Rng) * M);
         }
         Env[S.Name] = isFloatType(S.Type) ? ScalarValue::ofFloat(V)
-                                          : ScalarValue::ofInt(int64_t(V));
+                                          : ScalarValue::ofInt(saturate(V));
         continue;
       }
       auto V = parseScalar(S, Cur.Value, Env);
@@ -178,7 +199,9 @@ static void fill(HostBuffer &B, uint64_t Seed, unsigned Index) {
         V = std::uniform_real_distribution<double>(I.A, I.B)(Rng);
       else
         V = double(std::uniform_int_distribution<int64_t>(
-            int64_t(std::ceil(I.A)), int64_t(std::floor(I.B)))(Rng));
+            saturate(std::ceil(I.A)),
+            std::max(saturate(std::ceil(I.A)), saturate(std::floor(I.B))))(
+            Rng));
       break;
     case InitSpec::Normal:
       V = Norm(Rng);
@@ -207,7 +230,7 @@ static void fill(HostBuffer &B, uint64_t Seed, unsigned Index) {
     if (isFloatType(S.Type))
       putFloat(Q, S.Type, V);
     else
-      encodeScalar(ScalarValue::ofInt(int64_t(V)), S.Type, Q);
+      encodeScalar(ScalarValue::ofInt(saturate(V)), S.Type, Q);
   }
   if (I.K == InitSpec::Permutation && !isFloatType(S.Type)) {
     for (uint64_t E = B.Count; E > 1; --E) {

@@ -4,6 +4,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <mutex>
+#include <optional>
 #include <string>
 
 using namespace llvm;
@@ -22,19 +23,29 @@ static void onFatalError(void *, const char *Reason, bool) {
 std::string asmevo::lastRecoveredFatalError() { return LastFatal; }
 
 // The fatal-error handler is process-wide: one recoverable step at a time.
+// A step may contain another (the emitter assembles a check object): the
+// outermost one installs the handler, which always unwinds to the
+// innermost recovery context.
 static std::mutex RecoverMutex;
+static thread_local unsigned Depth = 0;
 
 Error asmevo::runRecoverable(StringRef What, function_ref<void()> Fn) {
-  std::lock_guard<std::mutex> Lock(RecoverMutex);
-  CrashRecoveryContext::Enable();
+  std::unique_lock<std::mutex> Lock(RecoverMutex, std::defer_lock);
+  std::optional<ScopedFatalErrorHandler> Handler;
+  if (Depth == 0) {
+    Lock.lock();
+    CrashRecoveryContext::Enable();
+    Handler.emplace(onFatalError);
+  }
   LastFatal.clear();
   bool Ok;
   int RetCode;
   {
-    ScopedFatalErrorHandler Handler(onFatalError);
+    ++Depth;
     CrashRecoveryContext CRC;
     Ok = CRC.RunSafely(Fn);
     RetCode = CRC.RetCode;
+    --Depth;
   }
   if (Ok)
     return Error::success();
