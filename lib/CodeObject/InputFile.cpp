@@ -53,8 +53,8 @@ static Error checkEntryTarget(const BundleEntry &E, StringRef D,
   auto Mismatch = [&](const Twine &Why) {
     return createStringError(Where + ": the bundle entry's target id '" +
                              E.TargetID + "' " + Why + " (e_flags 0x" +
-                             Twine::utohexstr(EFlags) + ": " +
-                             TI->targetID() + ")");
+                             Twine::utohexstr(EFlags) + ": " + TI->targetID() +
+                             ")");
   };
   if (Parts[0] != TI->Processor)
     return Mismatch("does not match its code object, which is for " +
@@ -66,12 +66,12 @@ static Error checkEntryTarget(const BundleEntry &E, StringRef D,
     TargetFeature Have = Name == "xnack"     ? TI->Xnack
                          : Name == "sramecc" ? TI->Sramecc
                                              : TargetFeature::Any;
-    TargetFeature Want = F.back() == '+' ? TargetFeature::On
-                                         : TargetFeature::Off;
+    TargetFeature Want =
+        F.back() == '+' ? TargetFeature::On : TargetFeature::Off;
     if ((Have == TargetFeature::On || Have == TargetFeature::Off) &&
         Have != Want)
-      return Mismatch("says " + F + ", but its code object was built " +
-                      Name + (Have == TargetFeature::On ? "+" : "-"));
+      return Mismatch("says " + F + ", but its code object was built " + Name +
+                      (Have == TargetFeature::On ? "+" : "-"));
   }
   return Error::success();
 }

@@ -76,8 +76,7 @@ Error asmevo::checkMetadataEncoding(StringRef Blob) {
         return createStringError("a %s of %zu entries in %zu bytes",
                                  O.Kind == msgpack::Type::Map ? "map" : "list",
                                  O.Length, Blob.size());
-      Stack.push_back({uint64_t(O.Length), O.Kind == msgpack::Type::Map,
-                       true});
+      Stack.push_back({uint64_t(O.Length), O.Kind == msgpack::Type::Map, true});
     }
     while (!Stack.empty() && Stack.back().Left == 0 &&
            (!Stack.back().IsMap || Stack.back().KeyNext))
@@ -114,10 +113,9 @@ public:
 
 private:
   static Error fail(const Twine &Field, const Twine &Why) {
-    return createStringError("NT_AMDGPU_METADATA note: " +
-                             (Field.isTriviallyEmpty() ? Twine("")
-                                                       : Field + " ") +
-                             Why);
+    return createStringError(
+        "NT_AMDGPU_METADATA note: " +
+        (Field.isTriviallyEmpty() ? Twine("") : Field + " ") + Why);
   }
   static bool isUInt(const msgpack::DocNode &N) {
     return N.getKind() == msgpack::Type::UInt ||
@@ -141,8 +139,7 @@ private:
         return fail(Where + "." + K.drop_front(), "is not a string");
     for (StringRef K : UInts)
       if (auto It = M.find(K); It != M.end() && !isUInt(It->second))
-        return fail(Where + "." + K.drop_front(),
-                    "is not an unsigned integer");
+        return fail(Where + "." + K.drop_front(), "is not an unsigned integer");
     for (StringRef K : UIntLists)
       if (auto It = M.find(K); It != M.end())
         if (Error E = uintList(Where + "." + K.drop_front(), It->second))
@@ -157,15 +154,15 @@ private:
     if (!N.isMap())
       return fail(Where, "is not a map");
     msgpack::MapDocNode &K = N.getMap();
-    if (Error E = fields(
-            Where, K, {".name", ".symbol", ".language"},
-            {".kernarg_segment_size", ".kernarg_segment_align",
-             ".group_segment_fixed_size", ".private_segment_fixed_size",
-             ".max_flat_workgroup_size", ".sgpr_count", ".vgpr_count",
-             ".agpr_count", ".wavefront_size", ".sgpr_spill_count",
-             ".vgpr_spill_count"},
-            {".reqd_workgroup_size", ".workgroup_size_hint"},
-            {".uses_dynamic_stack"}))
+    if (Error E =
+            fields(Where, K, {".name", ".symbol", ".language"},
+                   {".kernarg_segment_size", ".kernarg_segment_align",
+                    ".group_segment_fixed_size", ".private_segment_fixed_size",
+                    ".max_flat_workgroup_size", ".sgpr_count", ".vgpr_count",
+                    ".agpr_count", ".wavefront_size", ".sgpr_spill_count",
+                    ".vgpr_spill_count"},
+                   {".reqd_workgroup_size", ".workgroup_size_hint"},
+                   {".uses_dynamic_stack"}))
       return E;
     auto It = K.find(".args");
     if (It == K.end())
@@ -178,9 +175,8 @@ private:
       if (!Args[I].isMap())
         return fail(ArgWhere, "is not a map");
       if (Error E = fields(ArgWhere, Args[I].getMap(),
-                           {".name", ".type_name", ".value_kind",
-                            ".value_type", ".address_space", ".access",
-                            ".actual_access"},
+                           {".name", ".type_name", ".value_kind", ".value_type",
+                            ".address_space", ".access", ".actual_access"},
                            {".size", ".offset", ".pointee_align"}, {}, {}))
         return E;
     }

@@ -194,9 +194,8 @@ Expected<std::vector<uint8_t>> asmevo::assemble(StringRef Text,
   // expression must be absolute" for a .size whose end label is missing):
   // recover, so that is an error naming the file.
   bool Failed = false;
-  if (Error E = runRecoverable(FileName, [&] {
-        Failed = P->Run(/*NoInitialTextSection=*/false);
-      }))
+  if (Error E = runRecoverable(
+          FileName, [&] { Failed = P->Run(/*NoInitialTextSection=*/false); }))
     return createStringError(toString(std::move(E)) +
                              (Diags.empty() ? "" : "; " + firstLine(Diags)));
   if (Failed)

@@ -48,8 +48,9 @@ Error asmevo::checkRelocatable(ArrayRef<uint8_t> Obj, StringRef Name) {
     return createStringError(Name + ": " + Why);
   };
   StringRef Data(reinterpret_cast<const char *>(Obj.data()), Obj.size());
-  if (Data.size() < sizeof(ELFT::Ehdr) || !Data.starts_with("\x7f"
-                                                            "ELF") ||
+  if (Data.size() < sizeof(ELFT::Ehdr) ||
+      !Data.starts_with("\x7f"
+                        "ELF") ||
       Data[ELF::EI_CLASS] != ELF::ELFCLASS64 ||
       Data[ELF::EI_DATA] != ELF::ELFDATA2LSB)
     return Fail("not a 64-bit little-endian ELF object");
@@ -59,8 +60,7 @@ Error asmevo::checkRelocatable(ArrayRef<uint8_t> Obj, StringRef Name) {
   const ELFFile<ELFT> &File = *FileOrErr;
   const auto &H = File.getHeader();
   if (H.e_machine != ELF::EM_AMDGPU)
-    return Fail("e_machine is " + Twine(H.e_machine) +
-                ", not EM_AMDGPU (224)");
+    return Fail("e_machine is " + Twine(H.e_machine) + ", not EM_AMDGPU (224)");
   if (H.e_type != ELF::ET_REL)
     return Fail("e_type is " + Twine(H.e_type) +
                 ", not ET_REL (a relocatable object)");
@@ -92,8 +92,7 @@ Error asmevo::checkRelocatable(ArrayRef<uint8_t> Obj, StringRef Name) {
     if (S.sh_addralign > (1ull << 32) ||
         (S.sh_addralign & (S.sh_addralign - 1)))
       return Fail("section " + SecName(S) + ": sh_addralign " +
-                  Twine(S.sh_addralign) +
-                  " is not a power of two up to 2^32");
+                  Twine(S.sh_addralign) + " is not a power of two up to 2^32");
     if (S.sh_flags & ELF::SHF_EXECINSTR && S.sh_type != ELF::SHT_PROGBITS)
       return Fail("section " + SecName(S) + ": executable, but sh_type " +
                   Twine(S.sh_type) + " is not SHT_PROGBITS");
@@ -127,8 +126,8 @@ Error asmevo::checkRelocatable(ArrayRef<uint8_t> Obj, StringRef Name) {
         return Fail("symbol " + Twine(I) + ": st_name " + Twine(Sym.st_name) +
                     " is past the string table");
       uint16_t Sh = Sym.st_shndx;
-      if (Sh != ELF::SHN_UNDEF && Sh != ELF::SHN_ABS &&
-          Sh != ELF::SHN_COMMON && Sh >= Secs.size())
+      if (Sh != ELF::SHN_UNDEF && Sh != ELF::SHN_ABS && Sh != ELF::SHN_COMMON &&
+          Sh >= Secs.size())
         return Fail("symbol " + Twine(I) + ": st_shndx " + Twine(Sh) +
                     " names no section");
     }
@@ -169,8 +168,7 @@ Error asmevo::checkRelocatable(ArrayRef<uint8_t> Obj, StringRef Name) {
         return Fail(Where() + ": symbol index " + Twine(R.getSymbol(false)) +
                     " is past the " + Twine(NumSyms) + " symbols");
       if (Target.sh_type == ELF::SHT_NOBITS && W)
-        return Fail(Where() + " applies to NOBITS section " +
-                    SecName(Target));
+        return Fail(Where() + " applies to NOBITS section " + SecName(Target));
       if (R.r_offset > Target.sh_size || W > Target.sh_size - R.r_offset)
         return Fail(Where() + ": offset 0x" + Twine::utohexstr(R.r_offset) +
                     " (" + Twine(W) + " bytes) is outside section " +

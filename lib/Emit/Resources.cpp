@@ -8,15 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Resources.h"
-#include "asmevo/Emit/Rebuild.h"
 #include "../Lift/FunctionLifter.h"
+#include "asmevo/Emit/Rebuild.h"
 #include "llvm/CodeGen/MachineInstr.h"
-#include "llvm/MC/MCDisassembler/MCDisassembler.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 #include <set>
 
 using namespace llvm;
@@ -25,30 +25,29 @@ using namespace asmevo;
 /// Adds register \p Reg to \p U.
 static void noteRegister(const MCRegisterInfo &TRI, MCRegister Reg,
                          RegisterUse &U) {
-        // Register units name each 32-bit (or 16-bit half) register; map
-        // them back to the indices in "VGPR5", "AGPR12", "SGPR3".
-        for (MCRegUnit Unit : TRI.regunits(Reg))
-          for (MCRegUnitRootIterator R(Unit, &TRI); R.isValid(); ++R) {
-            StringRef N = TRI.getName(*R);
-            if (N.starts_with("VCC"))
-              U.VCC = true;
-            if (N.starts_with("FLAT_SCR"))
-              U.FlatScratch = true;
-            unsigned *Slot = nullptr;
-            if (N.consume_front("VGPR"))
-              Slot = &U.ArchVGPRs;
-            else if (N.consume_front("AGPR"))
-              Slot = &U.AGPRs;
-            else if (N.consume_front("SGPR"))
-              Slot = &U.SGPRs;
-            if (!Slot)
-              continue;
-            unsigned Idx;
-            if (N.take_while([](char C) { return isDigit(C); })
-                    .getAsInteger(10, Idx))
-              continue;
-            *Slot = std::max(*Slot, Idx + 1);
-          }
+  // Register units name each 32-bit (or 16-bit half) register; map
+  // them back to the indices in "VGPR5", "AGPR12", "SGPR3".
+  for (MCRegUnit Unit : TRI.regunits(Reg))
+    for (MCRegUnitRootIterator R(Unit, &TRI); R.isValid(); ++R) {
+      StringRef N = TRI.getName(*R);
+      if (N.starts_with("VCC"))
+        U.VCC = true;
+      if (N.starts_with("FLAT_SCR"))
+        U.FlatScratch = true;
+      unsigned *Slot = nullptr;
+      if (N.consume_front("VGPR"))
+        Slot = &U.ArchVGPRs;
+      else if (N.consume_front("AGPR"))
+        Slot = &U.AGPRs;
+      else if (N.consume_front("SGPR"))
+        Slot = &U.SGPRs;
+      if (!Slot)
+        continue;
+      unsigned Idx;
+      if (N.take_while([](char C) { return isDigit(C); }).getAsInteger(10, Idx))
+        continue;
+      *Slot = std::max(*Slot, Idx + 1);
+    }
 }
 
 RegisterUse asmevo::registerUse(const LiftedFunction &LF) {
@@ -83,8 +82,8 @@ static RegisterUse originalRegisterUse(const LiftedModule &LM,
     MCInst Inst;
     uint64_t Size = 0;
     if (TC.disassembler().getInstruction(Inst, Size, Bytes->slice(Off),
-                                         LF.Range.Addr + Off, nulls()) !=
-            MCDisassembler::Success ||
+                                         LF.Range.Addr + Off,
+                                         nulls()) != MCDisassembler::Success ||
         Size == 0 || Size > Bytes->size() - Off) {
       Off += 4; // a data word inside the code
       continue;

@@ -54,6 +54,5 @@ Error asmevo::runRecoverable(StringRef What, function_ref<void()> Fn) {
   if (RetCode > 128)
     return createStringError(What + ": crashed (signal " +
                              Twine(RetCode - 128) + ")");
-  return createStringError(What + ": aborted (status " + Twine(RetCode) +
-                           ")");
+  return createStringError(What + ": aborted (status " + Twine(RetCode) + ")");
 }

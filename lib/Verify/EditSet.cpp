@@ -62,15 +62,20 @@ Expected<AddressMap> AddressMap::load(StringRef Path) {
     uint64_t New, Old;
     if (NewS.getAsInteger(0, New))
       return Bad("expected '<new address> <original address|new> "
-                 "<function>', got '" + L.take_front(80) + "'");
+                 "<function>', got '" +
+                 L.take_front(80) + "'");
     // asmevo-opt writes K1's addresses in increasing order, each once: a
     // map that is not is damaged or not the one of this K1.
     if (auto It = M.LineOf.find(New); It != M.LineOf.end())
-      return Bad("K1 address 0x" + utohexstr(New, true) + " is listed twice (first "
-                 "on line " + Twine(It->second) + ")");
+      return Bad("K1 address 0x" + utohexstr(New, true) +
+                 " is listed twice (first "
+                 "on line " +
+                 Twine(It->second) + ")");
     if (Prev && New < *Prev)
-      return Bad("K1 address 0x" + utohexstr(New, true) + " is out of order (the "
-                 "line before lists 0x" + utohexstr(*Prev, true) + ")");
+      return Bad("K1 address 0x" + utohexstr(New, true) +
+                 " is out of order (the "
+                 "line before lists 0x" +
+                 utohexstr(*Prev, true) + ")");
     Prev = New;
     M.LineOf[New] = LN + 1;
     if (OldS == "new") {
@@ -80,8 +85,10 @@ Expected<AddressMap> AddressMap::load(StringRef Path) {
     if (OldS.getAsInteger(0, Old))
       return Bad("bad original address '" + OldS.take_front(40) + "'");
     if (auto It = OldLine.find(Old); It != OldLine.end())
-      return Bad("K0 address 0x" + utohexstr(Old, true) + " is paired twice (first "
-                 "on line " + Twine(It->second) + ")");
+      return Bad("K0 address 0x" + utohexstr(Old, true) +
+                 " is paired twice (first "
+                 "on line " +
+                 Twine(It->second) + ")");
     OldLine[Old] = LN + 1;
     M.NewToOld[New] = Old;
   }
@@ -261,7 +268,6 @@ bool similar(const Insn &A, const Insn &B) {
 /// K1 index -> K0 index.
 using Pairing = DenseMap<size_t, size_t>;
 
-
 Error pairByMap(const CodeObject &C0, const Listing &L0, const CodeObject &C1,
                 const Listing &L1, const AddressMap &M, Pairing &P) {
   // Every line must lie in the code it claims to describe (an address in
@@ -349,8 +355,8 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
   Pairing P;
   if (Map) {
     S.Method = "address map";
-    if (Error E = pairByMap(E0.codeObject(), *L0, E1.codeObject(), *L1, *Map,
-                            P))
+    if (Error E =
+            pairByMap(E0.codeObject(), *L0, E1.codeObject(), *L1, *Map, P))
       return std::move(E);
   } else if (sameAddresses(*L0, *L1)) {
     S.Method = "same addresses";

@@ -42,7 +42,7 @@ int specFromMetadataCommand();
 /// option must be defined after its subcommand), in bytes.
 llvm::Expected<uint64_t> parseMemorySize(llvm::StringRef Text);
 #define ASMEVO_MAX_DEVICE_MEMORY_DESC                                          \
-  "Device memory a launch spec's buffers may take, guard bands included "     \
+  "Device memory a launch spec's buffers may take, guard bands included "      \
   "(bytes, or with a KiB/MiB/GiB/TiB suffix)"
 
 } // namespace verify_tool

@@ -33,9 +33,9 @@ static cl::list<std::string> Sets("set", cl::desc("Override a scalar"),
                                   cl::value_desc("NAME=VALUE"),
                                   cl::sub(RunCmd));
 static cl::opt<std::string>
-    MaxDeviceMemory("max-device-memory", cl::desc(ASMEVO_MAX_DEVICE_MEMORY_DESC),
-                    cl::value_desc("size"), cl::init("16GiB"),
-                    cl::sub(RunCmd));
+    MaxDeviceMemory("max-device-memory",
+                    cl::desc(ASMEVO_MAX_DEVICE_MEMORY_DESC),
+                    cl::value_desc("size"), cl::init("16GiB"), cl::sub(RunCmd));
 static cl::opt<std::string>
     OutputDir("output-dir", cl::desc("Write output buffers here"),
               cl::value_desc("dir"), cl::sub(RunCmd));

@@ -1,4 +1,5 @@
-//===- ExprTest.cpp - The launch-spec expression evaluator -----------------===//
+//===- ExprTest.cpp - The launch-spec expression evaluator
+//-----------------===//
 //
 // Every overflow is an error, never a wrapped value or a trap, and nesting
 // is bounded (docs/launch-spec.md).

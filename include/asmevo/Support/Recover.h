@@ -20,8 +20,7 @@ namespace asmevo {
 /// error "<What>: <LLVM's message>" (or the signal) when it aborted; what
 /// \p Fn allocated before aborting is leaked, and a component that aborted
 /// must not be assumed reusable.
-llvm::Error runRecoverable(llvm::StringRef What,
-                           llvm::function_ref<void()> Fn);
+llvm::Error runRecoverable(llvm::StringRef What, llvm::function_ref<void()> Fn);
 
 /// The message of the last fatal error caught in this thread by
 /// runRecoverable (also when a nested recovery context caught it).
