@@ -47,7 +47,8 @@ Error asmevo::checkMetadataEncoding(StringRef Blob) {
     msgpack::Object O;
     Expected<bool> Got = R.read(O);
     if (!Got)
-      return createStringError("corrupt msgpack: " + toString(Got.takeError()));
+      return createStringError("corrupt msgpack metadata: " +
+                               toString(Got.takeError()));
     if (!*Got)
       return createStringError("msgpack ends inside a %s",
                                Stack.empty() || !Stack.back().IsMap ? "list"
