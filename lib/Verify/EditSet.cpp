@@ -290,7 +290,7 @@ Error pairByMap(const CodeObject &C0, const Listing &L0, const CodeObject &C1,
   for (size_t I = 0; I < L1.Insns.size(); ++I) {
     auto It = M.NewToOld.find(L1.Insns[I].Addr);
     if (It == M.NewToOld.end())
-      return createStringError("%s: the address map does not describe K1: "
+      return createStringError("the address map %s does not describe K1: "
                                "no entry for its instruction at 0x%llx",
                                M.Path.c_str(),
                                (unsigned long long)L1.Insns[I].Addr);
