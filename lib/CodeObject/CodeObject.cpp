@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/CodeObject/MetadataSchema.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELF.h"
@@ -153,6 +154,25 @@ Error CodeObject::parseSections() {
     if (S.isAlloc() && S.Addr + S.Size < S.Addr)
       return createStringError("section '%s' wraps the address space",
                                S.Name.c_str());
+    // GPU virtual addresses have 48 bits; staying below keeps every code
+    // address clear of the keys DenseMap reserves (~0, ~1).
+    if (S.isAlloc() && S.Addr + S.Size > (1ull << 48))
+      return createStringError("section '%s' [sh_addr 0x%llx, sh_size 0x%llx] "
+                               "ends above the 48-bit address space",
+                               S.Name.c_str(), (unsigned long long)S.Addr,
+                               (unsigned long long)S.Size);
+    // Everything that reads a loaded address (bytesAt, the lifter, the
+    // emitter) relies on an allocated section having its bytes in the file
+    // (or being NOBITS): a null section that claims addresses has neither,
+    // and code can only be PROGBITS.
+    if (S.isAlloc() && S.Type == ELF::SHT_NULL && S.Size)
+      return createStringError("section '%s': sh_type is SHT_NULL (0), but "
+                               "the section is allocated (sh_flags 0x%llx)",
+                               S.Name.c_str(), (unsigned long long)S.Flags);
+    if (S.isExec() && S.Type != ELF::SHT_PROGBITS)
+      return createStringError("section '%s': sh_type is %u, but an "
+                               "executable section must be SHT_PROGBITS (1)",
+                               S.Name.c_str(), S.Type);
     Sections.push_back(std::move(S));
   }
   return Error::success();
@@ -235,10 +255,15 @@ Error CodeObject::parseNotes() {
     Metadata = std::make_unique<msgpack::Document>();
     StringRef Blob(reinterpret_cast<const char *>(N->Desc.data()),
                    N->Desc.size());
+    if (Error E = checkMetadataEncoding(Blob))
+      return createStringError("NT_AMDGPU_METADATA note (%zu bytes): %s",
+                               N->Desc.size(), toString(std::move(E)).c_str());
     if (!Metadata->readFromBlob(Blob, /*Multi=*/false))
       return createStringError(
           "NT_AMDGPU_METADATA note: corrupt msgpack metadata (%zu bytes)",
           N->Desc.size());
+    if (Error E = checkMetadataSchema(*Metadata))
+      return E;
   }
   return Error::success();
 }
@@ -456,7 +481,7 @@ Expected<ArrayRef<uint8_t>> CodeObject::bytesAt(uint64_t Addr,
     return createStringError("address 0x%llx is in NOBITS section '%s'",
                              (unsigned long long)Addr, S->Name.c_str());
   uint64_t Off = Addr - S->Addr;
-  if (Size > S->Bytes.size() - Off)
+  if (Off > S->Bytes.size() || Size > S->Bytes.size() - Off)
     return createStringError(
         "0x%llx bytes at 0x%llx extend past the end of section '%s'",
         (unsigned long long)Size, (unsigned long long)Addr, S->Name.c_str());

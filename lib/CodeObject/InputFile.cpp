@@ -2,6 +2,8 @@
 #include "asmevo/CodeObject/InputFile.h"
 #include "asmevo/CodeObject/HostBinary.h"
 #include "asmevo/CodeObject/OffloadBundle.h"
+#include "asmevo/CodeObject/TargetInfo.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Endian.h"
 
@@ -31,6 +33,49 @@ InputKind asmevo::classifyInput(StringRef Path, StringRef Bytes) {
   return InputKind::Unknown;
 }
 
+/// A bundle entry's target id ("gfx942:xnack-") must describe the object
+/// it holds: otherwise a loader picking entries by id would run code built
+/// for another processor or feature set.
+static Error checkEntryTarget(const BundleEntry &E, StringRef D,
+                              const Twine &Where) {
+  if (E.TargetID.empty() || D.size() < 64)
+    return Error::success();
+  uint32_t EFlags = support::endian::read32le(D.data() + 48);
+  auto TI = TargetInfo::fromELF(EFlags, uint8_t(D[ELF::EI_OSABI]),
+                                uint8_t(D[ELF::EI_ABIVERSION]));
+  if (!TI) {
+    // A target we do not support: reading it says so, naming the object.
+    consumeError(TI.takeError());
+    return Error::success();
+  }
+  SmallVector<StringRef, 4> Parts;
+  StringRef(E.TargetID).split(Parts, ':');
+  auto Mismatch = [&](const Twine &Why) {
+    return createStringError(Where + ": the bundle entry's target id '" +
+                             E.TargetID + "' " + Why + " (e_flags 0x" +
+                             Twine::utohexstr(EFlags) + ": " + TI->targetID() +
+                             ")");
+  };
+  if (Parts[0] != TI->Processor)
+    return Mismatch("does not match its code object, which is for " +
+                    TI->Processor);
+  for (StringRef F : ArrayRef(Parts).drop_front()) {
+    if (F.size() < 2 || (F.back() != '+' && F.back() != '-'))
+      continue;
+    StringRef Name = F.drop_back();
+    TargetFeature Have = Name == "xnack"     ? TI->Xnack
+                         : Name == "sramecc" ? TI->Sramecc
+                                             : TargetFeature::Any;
+    TargetFeature Want =
+        F.back() == '+' ? TargetFeature::On : TargetFeature::Off;
+    if ((Have == TargetFeature::On || Have == TargetFeature::Off) &&
+        Have != Want)
+      return Mismatch("says " + F + ", but its code object was built " + Name +
+                      (Have == TargetFeature::On ? "+" : "-"));
+  }
+  return Error::success();
+}
+
 static Expected<std::vector<InputCodeObject>>
 fromBundles(Expected<std::vector<BundleEntry>> Entries, StringRef Path) {
   if (!Entries)
@@ -44,6 +89,8 @@ fromBundles(Expected<std::vector<BundleEntry>> Entries, StringRef Path) {
       continue; // host entries and empty placeholders
     InputCodeObject C;
     C.Name = (Path + ":#" + Twine(I) + "(" + E.Id + ")").str();
+    if (Error Err = checkEntryTarget(E, D, C.Name))
+      return std::move(Err);
     C.Bytes.assign(E.Data.begin(), E.Data.end());
     Out.push_back(std::move(C));
   }

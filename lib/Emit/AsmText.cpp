@@ -1,5 +1,6 @@
 //===- AsmText.cpp - Printing check, target detection, assembling ---------===//
 #include "asmevo/Emit/AsmText.h"
+#include "asmevo/Support/Recover.h"
 #include "asmevo/Support/TargetContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -143,6 +144,10 @@ Expected<TargetInfo> asmevo::targetOfAssembly(StringRef Text,
   return *TI;
 }
 
+static std::string firstLine(StringRef S) {
+  return S.trim().split('\n').first.str();
+}
+
 Expected<std::vector<uint8_t>> asmevo::assemble(StringRef Text,
                                                 StringRef FileName) {
   auto TI = targetOfAssembly(Text, FileName);
@@ -185,7 +190,15 @@ Expected<std::vector<uint8_t>> asmevo::assemble(StringRef Text,
   if (!TAP)
     return createStringError("cannot create the AMDGPU asm parser");
   P->setTargetParser(*TAP);
-  if (P->Run(/*NoInitialTextSection=*/false))
+  // The MC layer still ends the process on some malformed input ("Size
+  // expression must be absolute" for a .size whose end label is missing):
+  // recover, so that is an error naming the file.
+  bool Failed = false;
+  if (Error E = runRecoverable(
+          FileName, [&] { Failed = P->Run(/*NoInitialTextSection=*/false); }))
+    return createStringError(toString(std::move(E)) +
+                             (Diags.empty() ? "" : "; " + firstLine(Diags)));
+  if (Failed)
     return createStringError(FileName + ": assembly failed:\n" + Diags);
   return std::vector<uint8_t>(Buf.begin(), Buf.end());
 }

@@ -1,5 +1,7 @@
 //===- Linker.cpp - In-process lld and the address map --------------------===//
 #include "asmevo/Emit/Rebuild.h"
+#include "asmevo/Emit/RelocatableCheck.h"
+#include "asmevo/Support/Recover.h"
 #include "lld/Common/Driver.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -42,6 +44,8 @@ static Error writeTemp(TempFile &F, StringRef Prefix, StringRef Suffix,
 }
 
 static std::mutex LLDMutex; // lld keeps global state per link.
+/// Set once lld has aborted: its global state is then undefined.
+static bool LLDUnusable = false;
 
 Expected<std::vector<uint8_t>>
 asmevo::linkObjects(ArrayRef<std::string> Inputs, ArrayRef<std::string> Extra) {
@@ -57,6 +61,19 @@ asmevo::linkObjects(ArrayRef<std::string> Inputs, ArrayRef<std::string> Extra) {
   Args.push_back(Out.Path.str().str());
   for (const std::string &I : Inputs)
     Args.push_back(I);
+  // lld trusts its inputs' structure: check each one first.
+  for (const std::string &I : Inputs) {
+    auto In = MemoryBuffer::getFile(I, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!In)
+      return createStringError(In.getError(), "cannot read '%s'", I.c_str());
+    if (Error E = checkRelocatable(
+            ArrayRef<uint8_t>(
+                reinterpret_cast<const uint8_t *>((*In)->getBufferStart()),
+                (*In)->getBufferSize()),
+            I))
+      return std::move(E);
+  }
   std::vector<const char *> CArgs;
   for (const std::string &A : Args)
     CArgs.push_back(A.c_str());
@@ -65,7 +82,32 @@ asmevo::linkObjects(ArrayRef<std::string> Inputs, ArrayRef<std::string> Extra) {
   lld::Result Res;
   {
     std::lock_guard<std::mutex> Lock(LLDMutex);
-    Res = lld::lldMain(CArgs, nulls(), ErrOS, {{lld::Gnu, &lld::elf::link}});
+    if (LLDUnusable)
+      return createStringError("lld aborted on an earlier input in this "
+                               "process and cannot link again");
+    // What the check above cannot see may still make lld abort: its driver
+    // runs in a crash-recovery context, which catches signals only once
+    // recovery is enabled, and our handler turns report_fatal_error into a
+    // return from that context.
+    if (Error E = runRecoverable("lld", [&] {
+          Res = lld::lldMain(CArgs, nulls(), ErrOS,
+                             {{lld::Gnu, &lld::elf::link}});
+        })) {
+      LLDUnusable = true;
+      return std::move(E);
+    }
+    if (!Res.canRunAgain) {
+      LLDUnusable = true;
+      std::string Why = lastRecoveredFatalError();
+      if (Why.empty())
+        Why = Res.retCode > 128
+                  ? "crashed (signal " + std::to_string(Res.retCode - 128) + ")"
+                  : "aborted";
+      std::string Names;
+      for (const std::string &I : Inputs)
+        Names += (Names.empty() ? "" : ", ") + I;
+      return createStringError("lld on " + Names + ": " + Why);
+    }
   }
   if (Res.retCode != 0)
     return createStringError("lld failed:\n" + Diag);

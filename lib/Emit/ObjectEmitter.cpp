@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Rebuild.h"
+#include "asmevo/Support/Recover.h"
 #include "asmevo/Emit/AsmText.h"
 #include "asmevo/Emit/DescriptorDirectives.h"
 #include "asmevo/Emit/Resources.h"
@@ -924,21 +925,25 @@ void ObjectEmitter::updateMetadata() {
         !Arr[MI].isMap())
       continue;
     auto &M = Arr[MI].getMap();
-    auto Raise = [&](StringRef Key, unsigned V) {
+    // Raised only when the edited code names more than the original code
+    // did: a note that already declared fewer than the original code names
+    // was the producer's choice, and an edit adding nothing keeps it.
+    auto Raise = [&](StringRef Key, unsigned V, unsigned Orig) {
       auto It = M.find(Doc.getNode(Key));
-      if (It == M.end() || !It->second.isScalar())
+      if (It == M.end() || (It->second.getKind() != msgpack::Type::UInt &&
+                            It->second.getKind() != msgpack::Type::Int))
         return;
       uint64_t Old = It->second.getKind() == msgpack::Type::UInt
                          ? It->second.getUInt()
                          : (uint64_t)It->second.getInt();
-      if (V > Old) {
+      if (V > Old && V > Orig) {
         It->second = Doc.getNode(uint64_t(V));
         Changed = true;
       }
     };
-    Raise(".vgpr_count", Resources[K].VGPRs);
-    Raise(".agpr_count", Resources[K].AGPRs);
-    Raise(".sgpr_count", Resources[K].SGPRs);
+    Raise(".vgpr_count", Resources[K].VGPRs, Resources[K].OrigVGPRs);
+    Raise(".agpr_count", Resources[K].AGPRs, Resources[K].OrigAGPRs);
+    Raise(".sgpr_count", Resources[K].SGPRs, Resources[K].OrigSGPRs);
   }
   if (!Changed)
     return;
@@ -973,14 +978,29 @@ void ObjectEmitter::updateMetadata() {
 
 StringRef asmevo::lldArgsCommentTag() { return "asmevo-lld-args:"; }
 
+/// Runs the emitter where an MC-layer report_fatal_error (reachable from a
+/// hand-edited .mir) becomes an error naming the input.
+static Error runEmitter(const LiftedModule &LM, RebuildResult &R,
+                        std::string *AsmOut) {
+  std::optional<Error> Result;
+  if (Error E = runRecoverable(LM.original().name(), [&] {
+        Result.emplace(ObjectEmitter(LM, R, AsmOut).run());
+      })) {
+    if (Result)
+      consumeError(std::move(*Result));
+    return E;
+  }
+  return std::move(*Result);
+}
+
 Error asmevo::emitRelocatable(const LiftedModule &LM, RebuildResult &R) {
-  return ObjectEmitter(LM, R).run();
+  return runEmitter(LM, R, nullptr);
 }
 
 Expected<std::string> asmevo::emitAssembly(const LiftedModule &LM) {
   RebuildResult R;
   std::string Text;
-  if (Error E = ObjectEmitter(LM, R, &Text).run())
+  if (Error E = runEmitter(LM, R, &Text))
     return std::move(E);
   return Text;
 }

@@ -8,16 +8,47 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Resources.h"
-#include "asmevo/Emit/Rebuild.h"
 #include "../Lift/FunctionLifter.h"
+#include "asmevo/Emit/Rebuild.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 #include <set>
 
 using namespace llvm;
 using namespace asmevo;
+
+/// Adds register \p Reg to \p U.
+static void noteRegister(const MCRegisterInfo &TRI, MCRegister Reg,
+                         RegisterUse &U) {
+  // Register units name each 32-bit (or 16-bit half) register; map
+  // them back to the indices in "VGPR5", "AGPR12", "SGPR3".
+  for (MCRegUnit Unit : TRI.regunits(Reg))
+    for (MCRegUnitRootIterator R(Unit, &TRI); R.isValid(); ++R) {
+      StringRef N = TRI.getName(*R);
+      if (N.starts_with("VCC"))
+        U.VCC = true;
+      if (N.starts_with("FLAT_SCR"))
+        U.FlatScratch = true;
+      unsigned *Slot = nullptr;
+      if (N.consume_front("VGPR"))
+        Slot = &U.ArchVGPRs;
+      else if (N.consume_front("AGPR"))
+        Slot = &U.AGPRs;
+      else if (N.consume_front("SGPR"))
+        Slot = &U.SGPRs;
+      if (!Slot)
+        continue;
+      unsigned Idx;
+      if (N.take_while([](char C) { return isDigit(C); }).getAsInteger(10, Idx))
+        continue;
+      *Slot = std::max(*Slot, Idx + 1);
+    }
+}
 
 RegisterUse asmevo::registerUse(const LiftedFunction &LF) {
   RegisterUse U;
@@ -26,34 +57,47 @@ RegisterUse asmevo::registerUse(const LiftedFunction &LF) {
   const TargetRegisterInfo &TRI = *LF.MF->getSubtarget().getRegisterInfo();
   for (const MachineBasicBlock &MBB : *LF.MF)
     for (const MachineInstr &MI : MBB)
-      for (const MachineOperand &MO : MI.operands()) {
-        if (!MO.isReg() || !MO.getReg())
-          continue;
-        // Register units name each 32-bit (or 16-bit half) register; map
-        // them back to the indices in "VGPR5", "AGPR12", "SGPR3".
-        for (MCRegUnit Unit : TRI.regunits(MO.getReg().asMCReg()))
-          for (MCRegUnitRootIterator R(Unit, &TRI); R.isValid(); ++R) {
-            StringRef N = TRI.getName(*R);
-            if (N.starts_with("VCC"))
-              U.VCC = true;
-            if (N.starts_with("FLAT_SCR"))
-              U.FlatScratch = true;
-            unsigned *Slot = nullptr;
-            if (N.consume_front("VGPR"))
-              Slot = &U.ArchVGPRs;
-            else if (N.consume_front("AGPR"))
-              Slot = &U.AGPRs;
-            else if (N.consume_front("SGPR"))
-              Slot = &U.SGPRs;
-            if (!Slot)
-              continue;
-            unsigned Idx;
-            if (N.take_while([](char C) { return isDigit(C); })
-                    .getAsInteger(10, Idx))
-              continue;
-            *Slot = std::max(*Slot, Idx + 1);
-          }
-      }
+      for (const MachineOperand &MO : MI.operands())
+        if (MO.isReg() && MO.getReg())
+          noteRegister(TRI, MO.getReg().asMCReg(), U);
+  return U;
+}
+
+/// Registers named by \p LF's original machine code, decoded from the
+/// input's bytes with the operands the lifter gives each instruction
+/// (explicit ones and MCInstrDesc's implicit ones), so that it compares
+/// with registerUse() of the unedited function.
+static RegisterUse originalRegisterUse(const LiftedModule &LM,
+                                       const LiftedFunction &LF) {
+  RegisterUse U;
+  auto Bytes = LM.original().bytesAt(LF.Range.Addr, LF.Range.Size);
+  if (!Bytes) {
+    consumeError(Bytes.takeError());
+    return U;
+  }
+  const TargetContext &TC = LM.target();
+  const MCRegisterInfo &MRI = TC.regInfo();
+  const MCInstrInfo &MII = TC.instrInfo();
+  for (uint64_t Off = 0; Off < Bytes->size();) {
+    MCInst Inst;
+    uint64_t Size = 0;
+    if (TC.disassembler().getInstruction(Inst, Size, Bytes->slice(Off),
+                                         LF.Range.Addr + Off,
+                                         nulls()) != MCDisassembler::Success ||
+        Size == 0 || Size > Bytes->size() - Off) {
+      Off += 4; // a data word inside the code
+      continue;
+    }
+    Off += Size;
+    for (const MCOperand &Op : Inst)
+      if (Op.isReg() && Op.getReg())
+        noteRegister(MRI, Op.getReg(), U);
+    const MCInstrDesc &D = MII.get(Inst.getOpcode());
+    for (MCPhysReg R : D.implicit_uses())
+      noteRegister(MRI, R, U);
+    for (MCPhysReg R : D.implicit_defs())
+      noteRegister(MRI, R, U);
+  }
   return U;
 }
 
@@ -125,41 +169,61 @@ asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
   if (!Changed)
     return Res;
   Res.Computed = true;
+  RegisterUse Orig;
+  auto Merge = [](RegisterUse &Into, const RegisterUse &U) {
+    Into.ArchVGPRs = std::max(Into.ArchVGPRs, U.ArchVGPRs);
+    Into.AGPRs = std::max(Into.AGPRs, U.AGPRs);
+    Into.SGPRs = std::max(Into.SGPRs, U.SGPRs);
+    Into.VCC |= U.VCC;
+    Into.FlatScratch |= U.FlatScratch;
+  };
   for (const LiftedFunction *F : Reached) {
-    RegisterUse U = registerUse(*F);
-    Use.ArchVGPRs = std::max(Use.ArchVGPRs, U.ArchVGPRs);
-    Use.AGPRs = std::max(Use.AGPRs, U.AGPRs);
-    Use.SGPRs = std::max(Use.SGPRs, U.SGPRs);
-    Use.VCC |= U.VCC;
-    Use.FlatScratch |= U.FlatScratch;
+    Merge(Use, registerUse(*F));
+    Merge(Orig, originalRegisterUse(LM, *F));
   }
   const TargetInfo &T = LM.original().target();
   bool Unified = T.isGFX90A() || T.isGFX94X() || T.isGFX950();
+  // The counts the hardware allocates for a use: VGPR granule field and
+  // total SGPRs. Extra SGPRs sit above the highest one named (AMDGPUUsage,
+  // "VCC", "FLAT_SCRATCH", "XNACK_MASK"): VCC 2; on GFX8/9 XNACK 4 in all,
+  // flat scratch (or architected flat scratch, gfx94x and gfx950) 6 in all.
+  auto VFieldOf = [&](const RegisterUse &U) {
+    unsigned Arch4 = alignTo(U.ArchVGPRs, 4);
+    unsigned TotalV = Unified && U.AGPRs ? Arch4 + U.AGPRs : U.ArchVGPRs;
+    return TotalV ? (unsigned)divideCeil(TotalV, 8) - 1 : 0;
+  };
+  auto SGPRsOf = [&](const RegisterUse &U) {
+    unsigned Extra = U.VCC ? 2 : 0;
+    if (T.Xnack == TargetFeature::On || T.Xnack == TargetFeature::Any)
+      Extra = 4;
+    if (U.FlatScratch || T.hasArchitectedFlatScratch())
+      Extra = 6;
+    return U.SGPRs + Extra;
+  };
   unsigned Arch4 = alignTo(Use.ArchVGPRs, 4);
-  unsigned TotalV = Unified && Use.AGPRs ? Arch4 + Use.AGPRs : Use.ArchVGPRs;
-  unsigned VField = TotalV ? (unsigned)divideCeil(TotalV, 8) - 1 : 0;
-  // Extra SGPRs the hardware allocates above the highest one named
-  // (AMDGPUUsage, "VCC", "FLAT_SCRATCH", "XNACK_MASK"): VCC 2; on GFX8/9
-  // XNACK 4 in all, flat scratch (or architected flat scratch, gfx94x and
-  // gfx950) 6 in all.
-  unsigned Extra = Use.VCC ? 2 : 0;
-  if (T.Xnack == TargetFeature::On || T.Xnack == TargetFeature::Any)
-    Extra = 4;
-  if (Use.FlatScratch || T.hasArchitectedFlatScratch())
-    Extra = 6;
-  unsigned SGPRs = Use.SGPRs + Extra;
+  unsigned VField = VFieldOf(Use);
+  unsigned SGPRs = SGPRsOf(Use);
   Res.VGPRs = Use.ArchVGPRs;
   Res.AGPRs = Use.AGPRs;
   Res.SGPRs = SGPRs;
+  Res.OrigVGPRs = Orig.ArchVGPRs;
+  Res.OrigAGPRs = Orig.AGPRs;
+  Res.OrigSGPRs = SGPRsOf(Orig);
   unsigned SField = std::min(15u, (unsigned)divideCeil(SGPRs, 8) - 1);
+  unsigned OrigSField =
+      std::min(15u, (unsigned)divideCeil(Res.OrigSGPRs, 8) - 1);
+  // Only what the edit added is raised: an original whose declared counts
+  // are below what its code names (a compiler that knew better, or counts
+  // we over-estimate) keeps them when the edit names nothing new.
   uint32_t R1 = KD.pgmRsrc1();
   unsigned DeclV = R1 & 0x3f, DeclS = (R1 >> 6) & 0xf;
-  if (VField > DeclV)
+  if (VField > DeclV && VField > VFieldOf(Orig))
     R1 = (R1 & ~0x3fu) | std::min(VField, 63u);
-  if (SField > DeclS)
+  if (SField > DeclS && SField > OrigSField)
     R1 = (R1 & ~(0xfu << 6)) | (SField << 6);
   KD.setPgmRsrc1(R1);
-  if (Unified && Use.AGPRs && Arch4 > KD.accumOffset()) {
+  if (Unified && Use.AGPRs && Arch4 > KD.accumOffset() &&
+      Arch4 > alignTo(Orig.ArchVGPRs, 4)) {
     uint32_t R3 = KD.pgmRsrc3();
     KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
   }

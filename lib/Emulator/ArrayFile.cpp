@@ -46,13 +46,38 @@ static bool dtypeCompatible(StringRef D, ElemType T) {
 
 Expected<std::vector<uint8_t>> emu::readArrayFile(StringRef Path, ElemType T,
                                                   uint64_t Count) {
+  uint64_t Want;
+  if (__builtin_mul_overflow(Count, uint64_t(elemSize(T)), &Want))
+    return createStringError("'%s': %llu elements of %s do not fit in 64 bits",
+                             Path.str().c_str(), (unsigned long long)Count,
+                             elemTypeName(T).str().c_str());
+  // Only a regular file of the right size is read: a device (/dev/zero), a
+  // FIFO or a file far larger than the buffer would be read until memory
+  // runs out. A .npy file adds a header of at most 4 GiB (format 2.0).
+  bool Npy = Path.ends_with(".npy");
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return createStringError(EC, "cannot read '%s'", Path.str().c_str());
+  if (St.type() != sys::fs::file_type::regular_file)
+    return createStringError("'%s' is not a regular file", Path.str().c_str());
+  uint64_t Size = St.getSize();
+  if (!Npy && Size != Want)
+    return createStringError(
+        "'%s': %llu bytes, but the buffer needs %llu "
+        "(%llu x %s)",
+        Path.str().c_str(), (unsigned long long)Size, (unsigned long long)Want,
+        (unsigned long long)Count, elemTypeName(T).str().c_str());
+  if (Npy && (Size < Want || Size - Want > 12 + uint64_t(UINT32_MAX)))
+    return createStringError("'%s': %llu bytes cannot hold the buffer's %llu "
+                             "bytes and a .npy header",
+                             Path.str().c_str(), (unsigned long long)Size,
+                             (unsigned long long)Want);
   auto MB = MemoryBuffer::getFile(Path, /*IsText=*/false);
   if (!MB)
     return createStringError(MB.getError(), "cannot read '%s'",
                              Path.str().c_str());
   StringRef B = (*MB)->getBuffer();
-  uint64_t Want = Count * elemSize(T);
-  if (!Path.ends_with(".npy")) {
+  if (!Npy) {
     if (B.size() != Want)
       return createStringError("'%s': %zu bytes, but the buffer needs %llu "
                                "(%llu x %s)",
@@ -77,7 +102,7 @@ Expected<std::vector<uint8_t>> emu::readArrayFile(StringRef Path, ElemType T,
     return createStringError("'%s': truncated .npy header",
                              Path.str().c_str());
   }
-  if (HOff + HLen > B.size())
+  if (HLen > B.size() - HOff)
     return createStringError("'%s': truncated .npy header", Path.str().c_str());
   StringRef H = B.substr(HOff, HLen);
   auto Field = [&](StringRef Key) -> StringRef {
@@ -115,7 +140,10 @@ Expected<std::vector<uint8_t>> emu::readArrayFile(StringRef Path, ElemType T,
     uint64_t V;
     if (D.getAsInteger(10, V))
       return createStringError("'%s': bad shape", Path.str().c_str());
-    N *= V;
+    if (__builtin_mul_overflow(N, V, &N))
+      return createStringError("'%s': shape (%s): the element count "
+                               "overflows 64 bits",
+                               Path.str().c_str(), Shape.str().c_str());
   }
   size_t DataOff = HOff + HLen;
   if (N != Count)

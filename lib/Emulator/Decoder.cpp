@@ -620,11 +620,11 @@ Program::decode(const TargetInfo &Target,
   for (DInst &I : P->Insts) {
     if (!(I.Flags & FIsBranch) || I.NumImms < 1)
       continue;
-    auto It = P->ByAddr.find(uint64_t(I.Imm[1]));
-    if (It == P->ByAddr.end())
+    const DInst *T = P->at(uint64_t(I.Imm[1]));
+    if (!T)
       I.Flags |= FBadTarget;
     else
-      I.Target = It->second;
+      I.Target = T->Index;
   }
   return std::move(P);
 }

@@ -16,6 +16,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <ctime>
+#include <numeric>
 
 using namespace llvm;
 using namespace asmevo;
@@ -561,24 +562,43 @@ void Scheduler::step(Wave &W, uint64_t Quantum) {
 
 void Scheduler::run() {
   const LaunchParams &P = M.P;
-  // Workgroup order: linear, or a seeded permutation.
-  std::vector<std::array<uint32_t, 3>> Order;
-  for (uint32_t Z = 0; Z < P.Grid[2]; ++Z)
-    for (uint32_t Y = 0; Y < P.Grid[1]; ++Y)
-      for (uint32_t X = 0; X < P.Grid[0]; ++X)
-        Order.push_back({X, Y, Z});
-  if (M.Opt.Seed)
-    std::shuffle(Order.begin(), Order.end(), M.Rng);
+  // Workgroup order: linear, or a seeded permutation. The permutation is
+  // materialised only for grids of up to 2^24 workgroups; a larger grid
+  // (which the instruction budget still allows) steps through the linear
+  // order with a seeded stride coprime to its size, so its order costs no
+  // memory.
+  const uint64_t NumGroups = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
+  std::vector<uint32_t> Order;
+  uint64_t Stride = 1, Start = 0;
+  if (NumGroups <= (1u << 24)) {
+    Order.resize(NumGroups);
+    std::iota(Order.begin(), Order.end(), 0u);
+    if (M.Opt.Seed)
+      std::shuffle(Order.begin(), Order.end(), M.Rng);
+  } else if (M.Opt.Seed) {
+    Start = M.Rng() % NumGroups;
+    Stride = M.Rng() % NumGroups | 1;
+    while (std::gcd(Stride, NumGroups) != 1)
+      Stride += 2;
+  }
+  auto GroupAt = [&](uint64_t I) -> std::array<uint32_t, 3> {
+    uint64_t L =
+        Order.empty()
+            ? uint64_t((Start + (unsigned __int128)I * Stride) % NumGroups)
+            : Order[I];
+    return {uint32_t(L % P.Grid[0]), uint32_t(L / P.Grid[0] % P.Grid[1]),
+            uint32_t(L / P.Grid[0] / P.Grid[1])};
+  };
   unsigned Resident = std::max(1u, M.Opt.ResidentGroups);
   std::vector<std::unique_ptr<Workgroup>> Live;
-  size_t Next = 0;
+  uint64_t Next = 0;
   uint64_t MaxQ = std::max(1u, M.Opt.MaxQuantum);
   bool Seeded = M.Opt.Seed != 0;
   size_t RR = 0; // round-robin position in M.Resident
   auto Refill = [&] {
     bool Changed = false;
-    while (Live.size() < Resident && Next < Order.size()) {
-      auto &O = Order[Next++];
+    while (Live.size() < Resident && Next < NumGroups) {
+      auto O = GroupAt(Next++);
       Live.push_back(makeGroup(O[0], O[1], O[2]));
       ++M.R.Workgroups;
       M.R.Waves += KS.WavesPerGroup;
@@ -719,6 +739,19 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
                              P.Kernel.c_str());
   if (P.Grid[0] == 0 || P.Grid[1] == 0 || P.Grid[2] == 0)
     return createStringError("kernel '%s': empty grid", P.Kernel.c_str());
+  // Every wave executes at least one instruction: a grid whose waves alone
+  // exceed the budget is refused before anything is set up for it.
+  uint64_t Groups = 0, Waves = 0;
+  if (__builtin_mul_overflow(uint64_t(P.Grid[0]) * P.Grid[1],
+                             uint64_t(P.Grid[2]), &Groups) ||
+      __builtin_mul_overflow(
+          Groups, uint64_t((GroupSize + WaveSize - 1) / WaveSize), &Waves) ||
+      Waves > O.InstructionBudget)
+    return createStringError(
+        "kernel '%s': a grid of %u x %u x %u workgroups of %llu work-items "
+        "has more waves than the instruction budget of %llu allows",
+        P.Kernel.c_str(), P.Grid[0], P.Grid[1], P.Grid[2],
+        (unsigned long long)GroupSize, (unsigned long long)O.InstructionBudget);
   const KernelDescriptor &KD = K->KD;
   KernelSetup KS;
   KS.K = K;

@@ -14,10 +14,23 @@ using namespace llvm;
 using namespace asmevo;
 using namespace asmevo::emu;
 
+/// \p V as an integer, saturated: a spec's double (a constant, an iota
+/// step, a range bound) may lie outside int64_t, where a plain conversion is
+/// undefined.
+static int64_t saturate(double V) {
+  if (std::isnan(V))
+    return 0;
+  if (V >= 9223372036854775807.0)
+    return INT64_MAX;
+  if (V <= -9223372036854775808.0)
+    return INT64_MIN;
+  return int64_t(V);
+}
+
 void emu::encodeScalar(const ScalarValue &V, ElemType T, uint8_t *Out) {
   auto Put = [&](auto X) { std::memcpy(Out, &X, sizeof(X)); };
   double F = V.IsFloat ? V.F : double(V.I);
-  int64_t I = V.IsFloat ? int64_t(V.F) : V.I;
+  int64_t I = V.IsFloat ? saturate(V.F) : V.I;
   switch (T) {
   case ElemType::I8: case ElemType::U8: Put(uint8_t(I)); break;
   case ElemType::I16: case ElemType::U16: Put(uint16_t(I)); break;
@@ -101,9 +114,17 @@ Error LaunchSession::evalScalars(const SessionOptions &O) {
                                                    S.Range->second);
           V = D(Rng);
         } else {
+          // Bounds well inside int64_t, so that Lo + M - 1 cannot wrap.
+          if (!(S.Range->first >= -0x1p62 && S.Range->second <= 0x1p62))
+            return createStringError("%s: scalar '%s': range [%g, %g] is "
+                                     "outside +-2^62",
+                                     Spec.Path.c_str(), S.Name.c_str(),
+                                     S.Range->first, S.Range->second);
           int64_t Lo = int64_t(std::ceil(S.Range->first));
           int64_t Hi = int64_t(std::floor(S.Range->second));
-          int64_t M = S.MultipleOf > 0 ? S.MultipleOf : 1;
+          int64_t M = S.MultipleOf > 0 && S.MultipleOf <= (1ll << 62)
+                          ? S.MultipleOf
+                          : 1;
           int64_t LoM = (Lo + M - 1) / M, HiM = Hi / M;
           if (HiM < LoM)
             return createStringError("%s: scalar '%s': no multiple of %lld "
@@ -114,7 +135,7 @@ Error LaunchSession::evalScalars(const SessionOptions &O) {
           V = double(D(Rng) * M);
         }
         Env[S.Name] = isFloatType(S.Type) ? ScalarValue::ofFloat(V)
-                                          : ScalarValue::ofInt(int64_t(V));
+                                          : ScalarValue::ofInt(saturate(V));
         continue;
       }
       auto V = parseScalar(S, Cur.Value, Env);
@@ -178,7 +199,9 @@ static void fill(HostBuffer &B, uint64_t Seed, unsigned Index) {
         V = std::uniform_real_distribution<double>(I.A, I.B)(Rng);
       else
         V = double(std::uniform_int_distribution<int64_t>(
-            int64_t(std::ceil(I.A)), int64_t(std::floor(I.B)))(Rng));
+            saturate(std::ceil(I.A)),
+            std::max(saturate(std::ceil(I.A)), saturate(std::floor(I.B))))(
+            Rng));
       break;
     case InitSpec::Normal:
       V = Norm(Rng);
@@ -207,7 +230,7 @@ static void fill(HostBuffer &B, uint64_t Seed, unsigned Index) {
     if (isFloatType(S.Type))
       putFloat(Q, S.Type, V);
     else
-      encodeScalar(ScalarValue::ofInt(int64_t(V)), S.Type, Q);
+      encodeScalar(ScalarValue::ofInt(saturate(V)), S.Type, Q);
   }
   if (I.K == InitSpec::Permutation && !isFloatType(S.Type)) {
     for (uint64_t E = B.Count; E > 1; --E) {
@@ -219,21 +242,44 @@ static void fill(HostBuffer &B, uint64_t Seed, unsigned Index) {
 }
 
 Error LaunchSession::makeBuffers(const SessionOptions &O) {
-  unsigned Index = 0;
+  // The whole budget is checked before the first buffer is allocated: a
+  // spec asking for more than the machine has is a spec error, not an
+  // out-of-memory abort. Each buffer takes its bytes, a guard band on each
+  // side and up to its alignment (DeviceMemory::allocate).
+  uint64_t Total = 0;
+  std::vector<uint64_t> Counts;
   for (const SpecBuffer &S : Spec.Buffers) {
-    HostBuffer B;
-    B.Spec = &S;
     auto N = evalExpr(S.Count, Env);
     if (!N)
       return createStringError("%s: buffer '%s': count: %s", Spec.Path.c_str(),
                                S.Name.c_str(),
                                toString(N.takeError()).c_str());
-    if (*N < 0 || uint64_t(*N) * elemSize(S.Type) > (1ull << 34))
-      return createStringError("%s: buffer '%s': count %lld is negative or "
-                               "too large",
+    if (*N < 0)
+      return createStringError("%s: buffer '%s': count %lld is negative",
                                Spec.Path.c_str(), S.Name.c_str(),
                                (long long)*N);
-    B.Count = uint64_t(*N);
+    uint64_t Bytes, Need;
+    bool Over = __builtin_mul_overflow(uint64_t(*N), uint64_t(elemSize(S.Type)),
+                                       &Bytes) ||
+                __builtin_add_overflow(Bytes, S.Guard, &Need) ||
+                __builtin_add_overflow(Need, S.Guard, &Need) ||
+                __builtin_add_overflow(Need, S.Align, &Need) ||
+                __builtin_add_overflow(Total, Need, &Total);
+    if (Over || Total > O.MaxDeviceMemory)
+      return createStringError(
+          "%s: buffer '%s': count %lld (%s, guard %llu, align %llu) does not "
+          "fit in the device-memory budget of %llu bytes "
+          "(--max-device-memory)",
+          Spec.Path.c_str(), S.Name.c_str(), (long long)*N,
+          elemTypeName(S.Type).str().c_str(), (unsigned long long)S.Guard,
+          (unsigned long long)S.Align, (unsigned long long)O.MaxDeviceMemory);
+    Counts.push_back(uint64_t(*N));
+  }
+  unsigned Index = 0;
+  for (const SpecBuffer &S : Spec.Buffers) {
+    HostBuffer B;
+    B.Spec = &S;
+    B.Count = Counts[Index];
     B.Bytes.assign(B.Count * elemSize(S.Type), 0);
     auto FIt = O.InputFiles.find(S.Name);
     if (FIt != O.InputFiles.end() || S.Init.K == InitSpec::File) {
@@ -245,8 +291,13 @@ Error LaunchSession::makeBuffers(const SessionOptions &O) {
       }
       auto Data = readArrayFile(Path, S.Type, B.Count);
       if (!Data)
-        return createStringError("buffer '%s': %s", S.Name.c_str(),
-                                 toString(Data.takeError()).c_str());
+        return FIt != O.InputFiles.end()
+                   ? createStringError("buffer '%s': --input file: %s",
+                                       S.Name.c_str(),
+                                       toString(Data.takeError()).c_str())
+                   : createStringError("%s: buffer '%s': init file: %s",
+                                       Spec.Path.c_str(), S.Name.c_str(),
+                                       toString(Data.takeError()).c_str());
       B.Bytes = std::move(*Data);
     } else if (S.Init.K != InitSpec::Pointers) {
       fill(B, Seed, Index);
@@ -336,9 +387,9 @@ LaunchSession::kernarg(const SpecLaunch &L, size_t LI, const LaunchParams &P) {
   };
   std::vector<uint8_t> Seg;
   std::vector<bool> Used;
-  auto Place = [&](uint64_t At, const uint8_t *Src, unsigned Len,
+  auto Place = [&](int64_t At, const uint8_t *Src, unsigned Len,
                    const std::string &What) -> Error {
-    if (At + Len > Seg.size())
+    if (At < 0 || uint64_t(At) > Seg.size() || Len > Seg.size() - At)
       return Fail(What + " at byte " + Twine(At) + " (" + Twine(Len) +
                   " bytes) is outside the " + Twine(Seg.size()) +
                   "-byte kernarg segment");
@@ -369,6 +420,12 @@ LaunchSession::kernarg(const SpecLaunch &L, size_t LI, const LaunchParams &P) {
             return {};
           }
           Off = *O;
+          // One past the end is a valid pointer; further is not.
+          if (Off < 0 || uint64_t(Off) > B->Initial.size()) {
+            Err = "offset " + std::to_string(Off) + " is outside buffer '" +
+                  A.Ref + "' (" + std::to_string(B->Initial.size()) + " bytes)";
+            return {};
+          }
         }
         uint64_t Addr = B->Addr + uint64_t(Off);
         std::memcpy(Out.data(), &Addr, 8);
@@ -488,8 +545,7 @@ LaunchSession::kernarg(const SpecLaunch &L, size_t LI, const LaunchParams &P) {
             HS = MA.Size;
         Bytes.resize(HS);
       }
-      if (Error E = Place(uint64_t(*At), Bytes.data(), unsigned(Bytes.size()),
-                          "field"))
+      if (Error E = Place(*At, Bytes.data(), unsigned(Bytes.size()), "field"))
         return std::move(E);
     }
   }
@@ -524,8 +580,17 @@ Error LaunchSession::resolvePointers() {
         return 0;
       auto Off = evalExpr(P.Offset, Env);
       if (!Off)
-        return Off.takeError();
-      return buffer(P.Buffer)->Addr + uint64_t(*Off);
+        return createStringError("%s: buffer '%s': pointer offset: %s",
+                                 Spec.Path.c_str(), S.Name.c_str(),
+                                 toString(Off.takeError()).c_str());
+      const HostBuffer *T = buffer(P.Buffer);
+      if (*Off < 0 || uint64_t(*Off) > T->Initial.size())
+        return createStringError("%s: buffer '%s': pointer offset %lld is "
+                                 "outside buffer '%s' (%zu bytes)",
+                                 Spec.Path.c_str(), S.Name.c_str(),
+                                 (long long)*Off, P.Buffer.c_str(),
+                                 T->Initial.size());
+      return T->Addr + uint64_t(*Off);
     };
     if (S.Init.K == InitSpec::Pointers) {
       if (S.Init.Ptrs.size() != B.Count)
@@ -544,7 +609,9 @@ Error LaunchSession::resolvePointers() {
     for (const auto &Pt : S.Patches) {
       auto At = evalExpr(Pt.At, Env);
       if (!At)
-        return At.takeError();
+        return createStringError("%s: buffer '%s': patch at: %s",
+                                 Spec.Path.c_str(), S.Name.c_str(),
+                                 toString(At.takeError()).c_str());
       auto A = Addr(Pt.P);
       if (!A)
         return A.takeError();
@@ -565,14 +632,21 @@ Expected<LaunchParams> LaunchSession::launchParams(size_t LI) {
   P.Kernel = L.Kernel;
   for (unsigned D = 0; D < 3; ++D) {
     auto G = evalExpr(L.Grid[D], Env);
-    auto Bk = evalExpr(L.Block[D], Env);
     if (!G)
-      return G.takeError();
+      return createStringError("%s: launch %zu: grid[%u]: %s",
+                               Spec.Path.c_str(), LI, D,
+                               toString(G.takeError()).c_str());
+    auto Bk = evalExpr(L.Block[D], Env);
     if (!Bk)
-      return Bk.takeError();
-    if (*G < 1 || *G > (1ll << 31) || *Bk < 1 || *Bk > 1024)
+      return createStringError("%s: launch %zu: block[%u]: %s",
+                               Spec.Path.c_str(), LI, D,
+                               toString(Bk.takeError()).c_str());
+    // The dispatch packet's grid size (work-items) is 32 bits per dimension.
+    if (*G < 1 || *G > (1ll << 31) || *Bk < 1 || *Bk > 1024 ||
+        *G * *Bk > int64_t(UINT32_MAX))
       return createStringError("%s: launch %zu: grid %lld / block %lld out "
-                               "of range in dimension %u",
+                               "of range in dimension %u (grid x block must "
+                               "fit in 32 bits)",
                                Spec.Path.c_str(), LI, (long long)*G,
                                (long long)*Bk, D);
     P.Grid[D] = uint32_t(*G);
@@ -580,7 +654,9 @@ Expected<LaunchParams> LaunchSession::launchParams(size_t LI) {
   }
   auto Dyn = evalExpr(L.DynamicLDS, Env);
   if (!Dyn)
-    return Dyn.takeError();
+    return createStringError("%s: launch %zu: dynamic_lds: %s",
+                             Spec.Path.c_str(), LI,
+                             toString(Dyn.takeError()).c_str());
   if (*Dyn < 0 || *Dyn > 65536)
     return createStringError("%s: launch %zu: dynamic_lds %lld out of range",
                              Spec.Path.c_str(), LI, (long long)*Dyn);
@@ -641,6 +717,21 @@ LaunchSession::run(const RunOptions &RO) {
     if (!POr)
       return POr.takeError();
     LaunchParams &P = *POr;
+    // Each wave executes at least one instruction: refuse a grid the budget
+    // cannot finish before anything is set up for it.
+    uint64_t Groups = 0, Waves = 0;
+    uint64_t GroupSize = uint64_t(P.Block[0]) * P.Block[1] * P.Block[2];
+    if (__builtin_mul_overflow(uint64_t(P.Grid[0]) * P.Grid[1],
+                               uint64_t(P.Grid[2]), &Groups) ||
+        __builtin_mul_overflow(Groups, uint64_t((GroupSize + 63) / 64),
+                               &Waves) ||
+        Waves > RO.InstructionBudget)
+      return createStringError(
+          "%s: launch %zu: grid [%u, %u, %u] x block [%u, %u, %u] has more "
+          "waves than the instruction budget of %llu instructions allows "
+          "(--budget)",
+          Spec.Path.c_str(), LI, P.Grid[0], P.Grid[1], P.Grid[2], P.Block[0],
+          P.Block[1], P.Block[2], (unsigned long long)RO.InstructionBudget);
     auto Seg = kernarg(L, LI, P);
     if (!Seg)
       return Seg.takeError();

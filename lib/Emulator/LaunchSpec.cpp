@@ -2,6 +2,7 @@
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
@@ -75,8 +76,12 @@ public:
 
 private:
   Error err(const Twine &Msg) {
-    return createStringError("expression '%s': %s", S.str().c_str(),
-                             Msg.str().c_str());
+    return createStringError("expression '%s': %s", shorten(S).c_str(),
+                             shorten(Msg.str()).c_str());
+  }
+  /// A hostile expression may be megabytes long: keep errors one short line.
+  static std::string shorten(StringRef T) {
+    return T.size() <= 80 ? T.str() : (T.take_front(77) + "...").str();
   }
   void skip() {
     while (Pos < S.size() && isSpace(S[Pos]))
@@ -100,12 +105,14 @@ private:
         auto R = product();
         if (!R)
           return R;
-        V += *R;
+        if (AddOverflow(V, *R, V))
+          return overflow("+");
       } else if (eat('-')) {
         auto R = product();
         if (!R)
           return R;
-        V -= *R;
+        if (SubOverflow(V, *R, V))
+          return overflow("-");
       } else {
         return V;
       }
@@ -129,21 +136,33 @@ private:
       auto R = unary();
       if (!R)
         return R;
-      if (Op == '*')
-        V *= *R;
-      else if (*R == 0)
+      if (Op == '*') {
+        if (MulOverflow(V, *R, V))
+          return overflow("*");
+      } else if (*R == 0) {
         return err("division by zero");
-      else if (Op == '/')
+      } else if (V == INT64_MIN && *R == -1) {
+        // The one quotient that does not fit; the remainder traps too.
+        return overflow(Op == '/' ? "/" : "%");
+      } else if (Op == '/') {
         V /= *R;
-      else
+      } else {
         V %= *R;
+      }
     }
   }
   Expected<int64_t> unary() {
+    // Each nesting level (a unary sign, a parenthesis, a function call)
+    // recurses once: bound it, or a hostile spec overflows the stack.
+    DepthGuard G(Depth);
+    if (Depth > MaxExprDepth)
+      return err("nested more than " + Twine(MaxExprDepth) + " levels deep");
     if (eat('-')) {
       auto V = unary();
       if (!V)
         return V;
+      if (*V == INT64_MIN)
+        return overflow("unary -");
       return -*V;
     }
     if (eat('+'))
@@ -168,6 +187,10 @@ private:
       uint64_t V;
       if (Lit.getAsInteger(0, V))
         return err("bad number '" + Lit.str() + "'");
+      if (V > uint64_t(INT64_MAX))
+        return err("number '" + Lit.str() +
+                   "' does not fit in a signed "
+                   "64-bit integer");
       return int64_t(V);
     }
     if (Pos < S.size() && (isAlpha(S[Pos]) || S[Pos] == '_')) {
@@ -192,10 +215,19 @@ private:
           return std::max(*A, *B);
         if (*B == 0)
           return err("division by zero in " + Id.str());
-        if (Id == "ceil_div")
-          return (*A + *B - 1) / *B;
-        if (Id == "align")
-          return (*A + *B - 1) / *B * *B;
+        if (Id == "ceil_div" || Id == "align") {
+          if (*A < 0 || *B < 0)
+            return err(Id + "(" + Twine(*A) + ", " + Twine(*B) +
+                       ") of a negative value");
+          // A + B - 1 may not fit; A / B rounded up never overflows.
+          int64_t Q = *A / *B + (*A % *B != 0);
+          if (Id == "ceil_div")
+            return Q;
+          int64_t R;
+          if (MulOverflow(Q, *B, R))
+            return overflow("align");
+          return R;
+        }
         return err("unknown function '" + Id.str() + "'");
       }
       auto It = Env.find(Id.str());
@@ -209,9 +241,19 @@ private:
                               : "unexpected end");
   }
 
+  Error overflow(StringRef Op) {
+    return err("'" + Op + "' overflows signed 64-bit integers");
+  }
+  struct DepthGuard {
+    unsigned &D;
+    DepthGuard(unsigned &D) : D(D) { ++D; }
+    ~DepthGuard() { --D; }
+  };
+
   StringRef S;
   const ScalarEnv &Env;
   size_t Pos = 0;
+  unsigned Depth = 0;
 };
 } // namespace
 

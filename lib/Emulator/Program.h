@@ -176,6 +176,11 @@ public:
   llvm::DenseMap<uint32_t, std::string> Notes;
 
   const DInst *at(uint64_t Addr) const {
+    // A PC or branch target may be any value; DenseMap reserves ~0 and ~1
+    // as its empty and tombstone keys, which no code address is
+    // (CodeObject keeps sections below 2^48).
+    if (Addr >= (1ull << 48))
+      return nullptr;
     auto It = ByAddr.find(Addr);
     return It == ByAddr.end() ? nullptr : &Insts[It->second];
   }

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <numeric>
+#include <unordered_map>
 
 using namespace llvm;
 using namespace asmevo::emu;
@@ -43,6 +44,9 @@ Expected<AddressMap> AddressMap::load(StringRef Path) {
     return createStringError(MB.getError(), "cannot read address map '%s'",
                              Path.str().c_str());
   AddressMap M;
+  M.Path = Path.str();
+  std::map<uint64_t, size_t> OldLine;
+  std::optional<uint64_t> Prev;
   SmallVector<StringRef, 8> Lines;
   (*MB)->getBuffer().split(Lines, '\n');
   for (size_t LN = 0; LN < Lines.size(); ++LN) {
@@ -58,13 +62,34 @@ Expected<AddressMap> AddressMap::load(StringRef Path) {
     uint64_t New, Old;
     if (NewS.getAsInteger(0, New))
       return Bad("expected '<new address> <original address|new> "
-                 "<function>', got '" + L + "'");
+                 "<function>', got '" +
+                 L.take_front(80) + "'");
+    // asmevo-opt writes K1's addresses in increasing order, each once: a
+    // map that is not is damaged or not the one of this K1.
+    if (auto It = M.LineOf.find(New); It != M.LineOf.end())
+      return Bad("K1 address 0x" + utohexstr(New, true) +
+                 " is listed twice (first "
+                 "on line " +
+                 Twine(It->second) + ")");
+    if (Prev && New < *Prev)
+      return Bad("K1 address 0x" + utohexstr(New, true) +
+                 " is out of order (the "
+                 "line before lists 0x" +
+                 utohexstr(*Prev, true) + ")");
+    Prev = New;
+    M.LineOf[New] = LN + 1;
     if (OldS == "new") {
       M.NewToOld[New] = std::nullopt;
       continue;
     }
     if (OldS.getAsInteger(0, Old))
-      return Bad("bad original address '" + OldS + "'");
+      return Bad("bad original address '" + OldS.take_front(40) + "'");
+    if (auto It = OldLine.find(Old); It != OldLine.end())
+      return Bad("K0 address 0x" + utohexstr(Old, true) +
+                 " is paired twice (first "
+                 "on line " +
+                 Twine(It->second) + ")");
+    OldLine[Old] = LN + 1;
     M.NewToOld[New] = Old;
   }
   if (M.NewToOld.empty())
@@ -152,7 +177,9 @@ struct Insn {
 
 struct Listing {
   std::vector<Insn> Insns;
-  DenseMap<uint64_t, size_t> ByAddr;
+  /// Not a DenseMap: lookups take addresses from the address map and from
+  /// branch targets, which may be DenseMap's reserved keys (~0, ~1).
+  std::unordered_map<uint64_t, size_t> ByAddr;
   /// Per code range: indices of its instructions in address order.
   std::vector<std::vector<size_t>> PerFunction;
 };
@@ -241,21 +268,42 @@ bool similar(const Insn &A, const Insn &B) {
 /// K1 index -> K0 index.
 using Pairing = DenseMap<size_t, size_t>;
 
-
-Error pairByMap(const Listing &L0, const Listing &L1, const AddressMap &M,
-                Pairing &P) {
+Error pairByMap(const CodeObject &C0, const Listing &L0, const CodeObject &C1,
+                const Listing &L1, const AddressMap &M, Pairing &P) {
+  // Every line must lie in the code it claims to describe (an address in
+  // code but between instructions is a data word the rebuild kept).
+  auto InCode = [](const CodeObject &CO, uint64_t A) {
+    const ELFSection *S = CO.sectionForAddr(A);
+    return S && S->isExec();
+  };
+  for (auto [New, Old] : M.NewToOld) {
+    size_t Line = M.LineOf.count(New) ? M.LineOf.at(New) : 0;
+    if (!InCode(C1, New))
+      return createStringError("%s:%zu: K1 address 0x%llx is outside K1's "
+                               "code",
+                               M.Path.c_str(), Line, (unsigned long long)New);
+    if (Old && !InCode(C0, *Old))
+      return createStringError("%s:%zu: K0 address 0x%llx is outside K0's "
+                               "code",
+                               M.Path.c_str(), Line, (unsigned long long)*Old);
+  }
   for (size_t I = 0; I < L1.Insns.size(); ++I) {
     auto It = M.NewToOld.find(L1.Insns[I].Addr);
     if (It == M.NewToOld.end())
-      return createStringError("the address map does not describe K1: no "
-                               "entry for its instruction at 0x%llx",
+      return createStringError("the address map %s does not describe K1: "
+                               "no entry for its instruction at 0x%llx",
+                               M.Path.c_str(),
                                (unsigned long long)L1.Insns[I].Addr);
     if (!It->second)
       continue;
     auto J = L0.ByAddr.find(*It->second);
     if (J == L0.ByAddr.end())
-      return createStringError("the address map pairs K1 0x%llx with K0 "
-                               "0x%llx, where K0 has no instruction",
+      return createStringError("%s:%zu: the address map pairs K1 0x%llx with "
+                               "K0 0x%llx, where K0 has no instruction",
+                               M.Path.c_str(),
+                               M.LineOf.count(L1.Insns[I].Addr)
+                                   ? M.LineOf.at(L1.Insns[I].Addr)
+                                   : size_t(0),
                                (unsigned long long)L1.Insns[I].Addr,
                                (unsigned long long)*It->second);
     P[I] = J->second;
@@ -307,7 +355,8 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
   Pairing P;
   if (Map) {
     S.Method = "address map";
-    if (Error E = pairByMap(*L0, *L1, *Map, P))
+    if (Error E =
+            pairByMap(E0.codeObject(), *L0, E1.codeObject(), *L1, *Map, P))
       return std::move(E);
   } else if (sameAddresses(*L0, *L1)) {
     S.Method = "same addresses";

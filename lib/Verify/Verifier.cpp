@@ -215,6 +215,7 @@ private:
     SO.Seed = R.InputSeed;
     SO.Variant = R.Variant;
     SO.Overrides = R.Drawn;
+    SO.MaxDeviceMemory = O.MaxDeviceMemory;
     return SO;
   }
 

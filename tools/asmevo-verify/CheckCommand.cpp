@@ -68,6 +68,9 @@ static cl::opt<bool>
     NoCoverage("no-coverage-check",
                cl::desc("Do not require every edited instruction to run"),
                cl::sub(CheckCmd));
+static cl::opt<std::string> MaxDeviceMemory(
+    "max-device-memory", cl::desc(ASMEVO_MAX_DEVICE_MEMORY_DESC),
+    cl::value_desc("size"), cl::init("16GiB"), cl::sub(CheckCmd));
 enum class CheckBackend { Emu, Hsa };
 static cl::opt<CheckBackend> BackendOpt(
     "backend", cl::desc("Where K0 and K1 run"), cl::init(CheckBackend::Emu),
@@ -115,6 +118,10 @@ int checkCommand() {
   O.Seeds = Seeds;
   O.RandomSizes = RandomSizes;
   O.InstructionBudget = Budget;
+  auto MaxMem = parseMemorySize(MaxDeviceMemory);
+  if (!MaxMem)
+    return inputError(toString(MaxMem.takeError()));
+  O.MaxDeviceMemory = *MaxMem;
   O.CheckDeterminism = !NoDeterminism;
   O.CheckCoverage = !NoCoverage;
   for (const std::string &A : Accept) {

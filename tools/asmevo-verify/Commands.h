@@ -8,6 +8,8 @@
 #define ASMEVO_TOOLS_ASMEVO_VERIFY_COMMANDS_H
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
 
 namespace asmevo {
 namespace verify_tool {
@@ -35,6 +37,13 @@ extern llvm::cl::SubCommand SpecFromMetadataCmd;
 /// asmevo-verify spec-from-metadata: 0 with a spec written (guesses
 /// listed in it), 2 when the metadata cannot describe the launch.
 int specFromMetadataCommand();
+
+/// The value of --max-device-memory (run and check each register one: an
+/// option must be defined after its subcommand), in bytes.
+llvm::Expected<uint64_t> parseMemorySize(llvm::StringRef Text);
+#define ASMEVO_MAX_DEVICE_MEMORY_DESC                                          \
+  "Device memory a launch spec's buffers may take, guard bands included "      \
+  "(bytes, or with a KiB/MiB/GiB/TiB suffix)"
 
 } // namespace verify_tool
 } // namespace asmevo

@@ -34,6 +34,10 @@ static cl::list<std::string> Sets("set", cl::desc("Override a scalar"),
                                   cl::value_desc("NAME=VALUE"),
                                   cl::sub(RunCmd));
 static cl::opt<std::string>
+    MaxDeviceMemory("max-device-memory",
+                    cl::desc(ASMEVO_MAX_DEVICE_MEMORY_DESC),
+                    cl::value_desc("size"), cl::init("16GiB"), cl::sub(RunCmd));
+static cl::opt<std::string>
     OutputDir("output-dir", cl::desc("Write output buffers here"),
               cl::value_desc("dir"), cl::sub(RunCmd));
 enum class Fmt { Auto, Raw, Npy };
@@ -172,6 +176,10 @@ int runCommand() {
   SO.Seed = Seed;
   SO.Variant = Variant;
   SO.RandomizeScalars = Randomize;
+  auto MaxMem = parseMemorySize(MaxDeviceMemory);
+  if (!MaxMem)
+    return fail(toString(MaxMem.takeError()));
+  SO.MaxDeviceMemory = *MaxMem;
   bool AnyNpy = false;
   for (const std::string &S : Inputs) {
     auto [N, F] = StringRef(S).split('=');

@@ -24,6 +24,9 @@ struct KernelResources {
   bool Computed = false; ///< The kernel (or a callee) was edited.
   unsigned VGPRs = 0, AGPRs = 0, SGPRs = 0; ///< When Computed; SGPRs
                                             ///< include VCC etc.
+  /// The same counts for the original, unedited code: what an edit is
+  /// compared with (the note's declared counts may be lower).
+  unsigned OrigVGPRs = 0, OrigAGPRs = 0, OrigSGPRs = 0;
 };
 KernelResources
 kernelResources(const LiftedModule &LM, unsigned KernelIndex,

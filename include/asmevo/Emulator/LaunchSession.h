@@ -22,6 +22,9 @@
 namespace asmevo {
 namespace emu {
 
+/// The default device-memory budget of a launch spec: 16 GiB.
+constexpr uint64_t DefaultMaxDeviceMemory = 16ull << 30;
+
 struct SessionOptions {
   /// Seed of generated inputs; 0 uses the spec's seed.
   uint64_t Seed = 0;
@@ -34,6 +37,9 @@ struct SessionOptions {
   std::map<std::string, std::string> InputFiles;
   /// Draw every scalar with a range/values list from it (seeded).
   bool RandomizeScalars = false;
+  /// Device memory the spec's buffers may take, guard bands and alignment
+  /// included (`--max-device-memory`): checked before anything is allocated.
+  uint64_t MaxDeviceMemory = DefaultMaxDeviceMemory;
 };
 
 struct HostBuffer {

@@ -41,6 +41,14 @@ struct ScalarValue {
 using ScalarEnv = std::map<std::string, ScalarValue>;
 
 /// Evaluates an integer expression (docs/launch-spec.md "Expressions").
+/// Deepest nesting of parentheses, unary signs and function calls an
+/// expression may have (docs/launch-spec.md): the evaluator recurses once
+/// per level.
+constexpr unsigned MaxExprDepth = 256;
+
+/// Evaluates \p Expr in signed 64-bit integers; an overflow (including
+/// INT64_MIN / -1 and INT64_MIN % -1), a division by zero or nesting deeper
+/// than MaxExprDepth is an error.
 llvm::Expected<int64_t> evalExpr(llvm::StringRef Expr, const ScalarEnv &Env);
 
 struct SpecScalar {

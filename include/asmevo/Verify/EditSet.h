@@ -38,6 +38,11 @@ namespace verify {
 /// for an instruction the edit added).
 struct AddressMap {
   std::map<uint64_t, std::optional<uint64_t>> NewToOld;
+  /// K1 address -> its line in the file, for errors.
+  std::map<uint64_t, size_t> LineOf;
+  std::string Path;
+  /// Reads the map; a malformed line, a K1 or K0 address listed twice, or a
+  /// K1 address not after the previous line's is an error naming the line.
   static llvm::Expected<AddressMap> load(llvm::StringRef Path);
 };
 

@@ -17,6 +17,7 @@
 #ifndef ASMEVO_VERIFY_VERIFIER_H
 #define ASMEVO_VERIFY_VERIFIER_H
 
+#include "asmevo/Emulator/LaunchSession.h"
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "asmevo/Verify/EditSet.h"
 #include "asmevo/Verify/ObjectDiff.h"
@@ -68,6 +69,8 @@ struct VerifyOptions {
   std::set<std::string> AcceptedFields;
   /// Instruction budget per launch (all waves).
   uint64_t InstructionBudget = 1ull << 34;
+  /// Device memory a spec's buffers may take (`--max-device-memory`).
+  uint64_t MaxDeviceMemory = emu::DefaultMaxDeviceMemory;
   /// Run K0 and K1 on this GPU instead of the emulator (HsaBackend.h).
   HsaDevice *Device = nullptr;
 };
