@@ -36,6 +36,11 @@ extern llvm::cl::SubCommand SpecFromMetadataCmd;
 /// listed in it), 2 when the metadata cannot describe the launch.
 int specFromMetadataCommand();
 
+extern llvm::cl::SubCommand TimeCmd;
+/// asmevo-verify time: 0 with a modelled time (or comparison), 2 on
+/// errors, 3 when a launch is not modelable.
+int timeCommand();
+
 } // namespace verify_tool
 } // namespace asmevo
 
