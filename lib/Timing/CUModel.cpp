@@ -170,7 +170,8 @@ public:
         uint64_t ActiveCUs, uint64_t InXCD)
       : T(T), C(C), Out(Out),
         Mem(C, ActiveCUs, InXCD, T.FootprintBytes) {}
-  void run(unsigned WavesPerSIMD, unsigned GroupsPerCU);
+  /// Runs the first \p Limit sampled groups (all when 0).
+  void run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit = 0);
 
 private:
   std::pair<double, uint8_t> earliest(WaveState &W);
@@ -432,12 +433,14 @@ bool CUSim::tryDispatch(double Now) {
   return Any;
 }
 
-void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU) {
+void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   for (const InstrRecord &R : T.Info.Instrs)
     Insts.push_back(classify(R, C));
   // Waves by sampled group, in dispatch order.
   {
     std::vector<uint64_t> Order = T.Sampled;
+    if (Limit && Limit < Order.size())
+      Order.resize(Limit);
     for (uint64_t G : Order) {
       std::vector<const WaveTrace *> WS;
       for (const auto &W : T.Waves)
@@ -604,6 +607,22 @@ LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
                   ? double(Out.GroupsOnCU) / double(Out.SampledGroups)
                   : 1;
   Out.Cycles = Out.SampleCycles * Out.Scale;
+  if (Out.SampledGroups < Out.GroupsOnCU && Out.SampledGroups >= 4) {
+    // Extrapolate from the steady state: the cost of the second half of
+    // the sample per group, for every group not sampled (a plain scale
+    // would repeat the sample's start-up and drain once per sample).
+    LaunchTiming Half;
+    CUSim H(T, C, Half, Out.ActiveCUs, std::max<uint64_t>(1, InXCD));
+    size_t HalfN = Out.SampledGroups / 2;
+    H.run(Out.WavesPerSIMD, Out.GroupsPerCU, HalfN);
+    double PerGroup = (Out.SampleCycles - Half.SampleCycles) /
+                      double(Out.SampledGroups - HalfN);
+    if (PerGroup > 0) {
+      Out.Cycles = Out.SampleCycles +
+                   PerGroup * double(Out.GroupsOnCU - Out.SampledGroups);
+      Out.Extrapolated = true;
+    }
+  }
   Out.Microseconds = Out.Cycles / C.ClockMHz;
   double Sec = Out.Microseconds * 1e-6;
   if (Sec > 0) {

@@ -1,5 +1,6 @@
 //===- Report.cpp - Text and JSON reports of the cycle model --------------===//
 #include "asmevo/Timing/Model.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,11 +29,16 @@ void TimingReport::print(raw_ostream &OS) const {
        << ModelNote << ")\n";
     OS << "  workgroups: " << L.Groups << " on " << L.ActiveCUs
        << " CUs; the modelled CU runs " << L.GroupsOnCU;
-    if (L.SampledGroups < L.GroupsOnCU)
-      OS << format(", sampled %llu of them and scaled by %.2f (a sample "
-                   "does not show cache-capacity effects across the whole "
-                   "launch)",
-                   (unsigned long long)L.SampledGroups, L.Scale);
+    if (L.SampledGroups < L.GroupsOnCU) {
+      std::string How =
+          L.Extrapolated
+              ? std::string("extrapolated at the per-group cost of the "
+                            "sample's second half")
+              : "scaled by " + formatv("{0:f2}", L.Scale).str();
+      OS << ", sampled " << L.SampledGroups << " of them and " << How
+         << " (a sample does not show cache-capacity effects across the "
+            "whole launch)";
+    }
     OS << "\n";
     OS << "  occupancy: " << L.WavesPerSIMD << " waves/SIMD, "
        << L.GroupsPerCU << " workgroups/CU (limited by " << L.Limiter
@@ -92,6 +98,7 @@ void TimingReport::writeJSON(json::OStream &J) const {
           J.attribute("groups_on_cu", int64_t(L.GroupsOnCU));
           J.attribute("sampled_groups", int64_t(L.SampledGroups));
           J.attribute("scale", L.Scale);
+          J.attribute("extrapolated", L.Extrapolated);
           J.attributeObject("occupancy", [&] {
             J.attribute("waves_per_simd", L.WavesPerSIMD);
             J.attribute("groups_per_cu", L.GroupsPerCU);

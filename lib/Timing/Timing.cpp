@@ -72,6 +72,7 @@ Comparison timing::compare(const std::vector<LaunchTrace> &K0,
                    : 0.5 * (Sorted[Sorted.size() / 2 - 1] +
                             Sorted[Sorted.size() / 2]);
   Cmp.Robust = N > 0 && Cmp.Min >= 1.01;
+  Cmp.RobustlySlower = N > 0 && Cmp.Max <= 1 / 1.01;
   return Cmp;
 }
 
@@ -92,6 +93,8 @@ void Comparison::print(raw_ostream &OS) const {
                Sets, Min, Median, Max);
   OS << "robustly faster: " << (Robust ? "yes" : "no")
      << " (needs >= 1% faster under every set)\n";
+  if (RobustlySlower)
+    OS << "robustly slower: yes (>= 1% slower under every set)\n";
 }
 
 void Comparison::writeJSON(json::OStream &J) const {
@@ -109,6 +112,7 @@ void Comparison::writeJSON(json::OStream &J) const {
     J.attribute("median", Median);
     J.attribute("max", Max);
     J.attribute("robustly_faster", Robust);
+    J.attribute("robustly_slower", RobustlySlower);
     J.attribute("source", "model (not measured)");
   });
 }

@@ -24,7 +24,8 @@ void TraceCollector::beginLaunch(const emu::TraceLaunchInfo &L) {
     Want[K * Stride] = 1;
   }
   for (const InstrRecord &R : L.Instrs)
-    if (R.F && R.F->is(ic::Atomic) && R.F->MayLoad && R.F->is(ic::VMEM)) {
+    if (R.F && R.F->is(ic::VMEM) &&
+        ((R.F->TSFlags >> tsflag::IsAtomicRet) & 1)) {
       T.NotModelable = "global atomics that return a value: the time may "
                        "depend on the order of atomics across workgroups "
                        "(or on a spin-wait), which the model does not know";

@@ -56,6 +56,9 @@ struct LaunchTiming {
   // Sample and scale.
   uint64_t Groups = 0, GroupsOnCU = 0, SampledGroups = 0;
   double Scale = 1;       ///< GroupsOnCU / SampledGroups.
+  /// Cycles = sample + (unsampled groups) x (per-group cost of the
+  /// sample's second half), instead of sample x Scale.
+  bool Extrapolated = false;
   uint64_t ActiveCUs = 0;
   // Result.
   double SampleCycles = 0; ///< Makespan of the sampled groups on the CU.

@@ -42,6 +42,7 @@ struct Comparison {
   std::vector<double> Speedups; ///< One per perturbed set.
   double Min = 0, Median = 0, Max = 0;
   bool Robust = false;          ///< >= 1.01 under the base and every set.
+  bool RobustlySlower = false;  ///< <= 1/1.01 under every set.
   bool Modelable = true;
   unsigned Sets = 0;
 

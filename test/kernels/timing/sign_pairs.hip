@@ -1,5 +1,5 @@
-// K0 of the sign tests (test/Timing/sign-tests.test): a hot loop of
-// dependent loads and VALU work; K1 variants are made from its assembler
+// K0 of the sign tests (test/Timing/sign-tests.test): a hot loop of two
+// independent loads (one wait for both) and VALU work; K1 variants are made from its assembler
 // text by the test (an extra s_nop 7 in the loop, a serializing
 // s_waitcnt 0).
 #include "asmevo_hip.h"
@@ -9,8 +9,9 @@ extern "C" __global__ void sign_loop(float *y, const float *x, int n,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float acc = 0;
   for (int k = 0; k < iters; ++k) {
-    float v = x[(i + k * 64) & (n - 1)];
-    acc = __builtin_fmaf(acc, 0.5f, v);
+    float u = x[(i + k * 64) & (n - 1)];
+    float v = x[(i + k * 64 + n / 2) & (n - 1)];
+    acc = __builtin_fmaf(acc, u, v);
   }
   y[i & (n - 1)] = acc;
 }
