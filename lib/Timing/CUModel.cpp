@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <ctime>
 #include <limits>
 
 using namespace llvm;
@@ -637,6 +638,12 @@ LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
 
 TimingReport timing::simulate(const std::vector<LaunchTrace> &Launches,
                               const TimingConfig &C) {
+  auto CpuNow = [] {
+    timespec T;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+    return double(T.tv_sec) + double(T.tv_nsec) * 1e-9;
+  };
+  double T0 = CpuNow();
   TimingReport R;
   R.Config = C.Name;
   R.Validated = C.Validated;
@@ -648,5 +655,6 @@ TimingReport timing::simulate(const std::vector<LaunchTrace> &Launches,
     R.Cycles += L.Cycles;
     R.Microseconds += L.Microseconds;
   }
+  R.ModelSeconds = CpuNow() - T0;
   return R;
 }

@@ -30,6 +30,8 @@ Expected<TracedRun> timing::traceSession(emu::LaunchSession &S,
   if (!Out)
     return Out.takeError();
   for (const emu::LaunchOutcome &LO : *Out)
+    R.EmulationSeconds += LO.Result.Seconds;
+  for (const emu::LaunchOutcome &LO : *Out)
     for (const emu::Violation &V : LO.Result.Violations) {
       std::string Text;
       raw_string_ostream OS(Text);

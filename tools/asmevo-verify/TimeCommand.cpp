@@ -153,6 +153,9 @@ int timeCommand() {
         for (size_t I = 0; I < Reports.size(); ++I)
           J.object([&] {
             J.attribute("file", Inputs[I]);
+            J.attribute("emulation_cpu_seconds",
+                        Runs[I].Run.EmulationSeconds);
+            J.attribute("model_cpu_seconds", Reports[I].ModelSeconds);
             J.attributeBegin("report");
             Reports[I].writeJSON(J);
             J.attributeEnd();

@@ -92,6 +92,8 @@ struct TimingReport {
   std::vector<LaunchTiming> Launches;
   double Cycles = 0, Microseconds = 0; ///< Sum over launches.
   bool Modelable = true;
+  /// CPU seconds simulate() took (this machine, not the GPU).
+  double ModelSeconds = 0;
 
   void print(llvm::raw_ostream &OS) const;
   void writeJSON(llvm::json::OStream &J) const;

@@ -26,6 +26,8 @@ struct TracedRun {
   std::vector<LaunchTrace> Launches;
   std::unique_ptr<TraceCollector> Collector; ///< Owns the traces' storage.
   std::vector<std::string> Warnings;
+  /// CPU seconds the emulator spent on the traced launches (with the sink).
+  double EmulationSeconds = 0;
 };
 
 /// Runs every launch of \p S in the emulator (the modelled CU's workgroups
