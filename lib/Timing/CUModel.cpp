@@ -196,6 +196,12 @@ private:
   uint64_t AgeCounter = 0;
   double EndTime = 0;
   unsigned Rotate = 0;
+  struct PerInst {
+    uint64_t Issued = 0;
+    double Cycles = 0;
+    double Stall[RBranch + 1] = {};
+  };
+  std::vector<PerInst> Costs; ///< By instruction index.
   std::vector<unsigned> Live; ///< Waves not done (when !LiveDirty).
   bool LiveDirty = true;
 };
@@ -205,6 +211,9 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   if (Gap <= 0)
     return;
   double Blocked = std::clamp(E - W.Last, 0.0, Gap);
+  PerInst &P = Costs[W.T->Events[W.Pos].Index];
+  P.Cycles += Gap;
+  P.Stall[Why] += Blocked;
   double *Slot = nullptr;
   Breakdown &B = Out.B;
   switch (Why) {
@@ -290,6 +299,7 @@ void CUSim::issue(WaveState &W, double Now) {
   const TraceEvent &E = W.T->Events[W.Pos++];
   const SInst &S = Insts[E.Index];
   ++Out.Instructions;
+  ++Costs[E.Index].Issued;
   W.ReadyAt = Now + 1; // one instruction per wave per cycle
   W.ReadyWhy = RIssue;
   double DefReady = Now + C.SaluLatency;
@@ -437,6 +447,7 @@ bool CUSim::tryDispatch(double Now) {
 void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   for (const InstrRecord &R : T.Info.Instrs)
     Insts.push_back(classify(R, C));
+  Costs.assign(Insts.size(), PerInst());
   // Waves by sampled group, in dispatch order.
   {
     std::vector<uint64_t> Order = T.Sampled;
@@ -538,6 +549,28 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
     Out.LevelLines[L] = Mem.LinesAt[L];
   }
   Out.StoreLines = Mem.StoreLines;
+  static const char *Names[] = {"issue",       "dependency", "pipeline",
+                                "L1",          "L2",         "infinity cache",
+                                "HBM",         "LDS",        "scalar memory",
+                                "barrier",     "nop/sleep",  "taken branch"};
+  for (size_t I = 0; I < Costs.size(); ++I) {
+    const PerInst &P = Costs[I];
+    if (!P.Issued)
+      continue;
+    InstrCost IC;
+    IC.Addr = T.Info.Instrs[I].Addr;
+    IC.Issued = P.Issued;
+    IC.Cycles = P.Cycles;
+    unsigned Best = RIssue;
+    for (unsigned R = 0; R <= RBranch; ++R) {
+      if (R != RIssue)
+        IC.Stalled += P.Stall[R];
+      if (R != RIssue && P.Stall[R] > P.Stall[Best])
+        Best = R;
+    }
+    IC.Reason = IC.Stalled > 0 ? Names[Best] : "";
+    Out.Instrs.push_back(IC);
+  }
 }
 
 unsigned roundUp(unsigned X, unsigned G) { return (X + G - 1) / G * G; }

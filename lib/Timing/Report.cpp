@@ -1,6 +1,7 @@
 //===- Report.cpp - Text and JSON reports of the cycle model --------------===//
 #include "asmevo/Timing/Model.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -73,6 +74,38 @@ void TimingReport::print(raw_ostream &OS) const {
                  ModelNote);
 }
 
+void TimingReport::printHotspots(
+    raw_ostream &OS, unsigned N,
+    function_ref<std::string(uint64_t)> Text) const {
+  for (size_t I = 0; I < Launches.size(); ++I) {
+    const LaunchTiming &L = Launches[I];
+    if (!L.Modelable)
+      continue;
+    std::vector<InstrCost> V = L.Instrs;
+    double Tot = 0;
+    for (const InstrCost &C : V)
+      Tot += C.Cycles;
+    std::sort(V.begin(), V.end(), [](const InstrCost &A, const InstrCost &B) {
+      return A.Cycles > B.Cycles;
+    });
+    OS << "hotspots of launch " << I << " '" << L.Kernel
+       << "' (wave-cycles before each instruction issued, modelled CU, "
+       << ModelNote << "):\n";
+    for (size_t K = 0; K < V.size() && K < N; ++K) {
+      const InstrCost &C = V[K];
+      OS << format("  0x%06llx %5.1f%% %9llu issued  ", (unsigned long long)C.Addr,
+                   Tot > 0 ? 100 * C.Cycles / Tot : 0.0,
+                   (unsigned long long)C.Issued);
+      std::string R = "-";
+      if (!C.Reason.empty())
+        R = C.Reason + " " +
+            formatv("{0:f0}%", C.Cycles > 0 ? 100 * C.Stalled / C.Cycles : 0.0)
+                .str();
+      OS << left_justify(R, 22) << " " << Text(C.Addr) << "\n";
+    }
+  }
+}
+
 void TimingReport::writeJSON(json::OStream &J) const {
   J.object([&] {
     J.attribute("source", ModelNote);
@@ -126,6 +159,16 @@ void TimingReport::writeJSON(json::OStream &J) const {
           J.attribute("hbm_tbs", L.HbmTBs);
           J.attribute("l2_tbs", L.L2TBs);
           J.attribute("instructions_sample", int64_t(L.Instructions));
+          J.attributeArray("instructions", [&] {
+            for (const InstrCost &C : L.Instrs)
+              J.object([&] {
+                J.attribute("addr", int64_t(C.Addr));
+                J.attribute("issued", int64_t(C.Issued));
+                J.attribute("wave_cycles", C.Cycles);
+                J.attribute("stalled", C.Stalled);
+                J.attribute("reason", C.Reason);
+              });
+          });
         });
     });
   });

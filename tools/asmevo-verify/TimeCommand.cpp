@@ -58,6 +58,11 @@ static cl::opt<bool> NoTimingSize(
     "no-timing-size",
     cl::desc("Time the spec's own sizes, not its timing: entry"),
     cl::sub(TimeCmd));
+static cl::opt<unsigned> Hotspots(
+    "hotspots",
+    cl::desc("Also print the N costliest instructions with their stall "
+             "reasons beside the disassembly"),
+    cl::init(0), cl::value_desc("N"), cl::sub(TimeCmd));
 static cl::opt<bool> Json("json", cl::desc("Write the report as JSON"),
                           cl::sub(TimeCmd));
 
@@ -173,6 +178,10 @@ int timeCommand() {
       if (Reports.size() > 1)
         outs() << (I ? "K1" : "K0") << ": " << Inputs[I] << "\n";
       Reports[I].print(outs());
+      if (Hotspots)
+        Reports[I].printHotspots(outs(), Hotspots, [&](uint64_t A) {
+          return Runs[I].Emu->instructionText(A);
+        });
     }
     if (Cmp)
       Cmp->print(outs());

@@ -17,6 +17,7 @@
 
 #include "asmevo/Timing/Config.h"
 #include "asmevo/Timing/Trace.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 #include <vector>
 
@@ -49,6 +50,16 @@ struct Breakdown {
   double total() const;
 };
 
+/// Wave-cycles spent before each instruction could issue (modelled CU,
+/// sample): where a kernel's time goes, instruction by instruction.
+struct InstrCost {
+  uint64_t Addr = 0;
+  uint64_t Issued = 0;
+  double Cycles = 0;   ///< Wave-cycles from the wave's previous issue.
+  double Stalled = 0;  ///< Of which blocked (not just waiting its turn).
+  std::string Reason;  ///< The reason with the most blocked cycles.
+};
+
 struct LaunchTiming {
   std::string Kernel;
   bool Modelable = true;
@@ -76,6 +87,7 @@ struct LaunchTiming {
   uint64_t LevelLines[NumLevels] = {0, 0, 0, 0};
   uint64_t StoreLines = 0;
   Breakdown B;
+  std::vector<InstrCost> Instrs; ///< Executed instructions, by address.
   // Whole-launch rates.
   double HbmTBs = 0;       ///< Achieved HBM bandwidth (model).
   double L2TBs = 0;        ///< Achieved L2 bandwidth (model).
@@ -97,6 +109,10 @@ struct TimingReport {
 
   void print(llvm::raw_ostream &OS) const;
   void writeJSON(llvm::json::OStream &J) const;
+  /// The \p N costliest instructions of each launch, with \p Text(Addr)
+  /// (the disassembly) beside them.
+  void printHotspots(llvm::raw_ostream &OS, unsigned N,
+                     llvm::function_ref<std::string(uint64_t)> Text) const;
 };
 
 TimingReport simulate(const std::vector<LaunchTrace> &Launches,
