@@ -12,6 +12,7 @@
 #include "asmevo/Analysis/Hazards.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/KernelMetadata.h"
+#include "asmevo/Emulator/TraceSink.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -343,6 +344,12 @@ void Scheduler::initWave(Wave &W, Workgroup &G, unsigned WaveIdx) {
   W.NumPendRegs = W.NumPendStores = 0;
   W.Clock = 0;
   W.MemCache = nullptr;
+  W.TraceCookie = nullptr;
+  if (M.Opt.Sink)
+    W.TraceCookie = M.Opt.Sink->beginWave(
+        G.Id[0] + uint64_t(M.P.Grid[0]) * (G.Id[1] + uint64_t(M.P.Grid[1]) *
+                                                        G.Id[2]),
+        WaveIdx);
   std::memset(W.HazRing, 0, sizeof(W.HazRing));
   W.HazPos = 0;
   W.HazHash = 0;
@@ -444,6 +451,9 @@ void Scheduler::initWave(Wave &W, Workgroup &G, unsigned WaveIdx) {
 void Scheduler::retireGroup(Workgroup &G) {
   for (auto &W : G.Waves) {
     M.completeAll(*W);
+    if (W->TraceCookie)
+      M.Opt.Sink->endWave(W->TraceCookie);
+    W->TraceCookie = nullptr;
     Spare.push_back(std::move(W));
   }
   G.Waves.clear();
@@ -504,6 +514,25 @@ static void traceAfter(Wave &W, const DInst &I) {
     OS << "    scc = " << W.SCC << "\n";
 }
 
+/// One instruction with --trace printing and/or a TraceSink observing.
+static void stepObserved(Wave &W, const DInst &I) {
+  Machine &Mc = *W.M;
+  bool Print = Mc.Opt.Trace && W.WG->Id == Mc.Opt.TraceGroup &&
+               W.Id == Mc.Opt.TraceWave;
+  uint64_t Exec = W.exec();
+  if (Print)
+    traceBefore(W, I);
+  if (W.GprIdxOn && (I.Flags & FIsVALU))
+    execIndexed(W, I);
+  else
+    I.Fn(W, I);
+  if (Print)
+    traceAfter(W, I);
+  if (W.TraceCookie)
+    Mc.Opt.Sink->instruction(W.TraceCookie, I.Index, Exec,
+                             W.Running ? W.PC : ~0u);
+}
+
 void Scheduler::step(Wave &W, uint64_t Quantum) {
   const DInst *Code = W.Code;
   Machine &Mc = M;
@@ -530,14 +559,8 @@ void Scheduler::step(Wave &W, uint64_t Quantum) {
     if (Cov)
       Mc.Executed[I.Index] = 1;
     W.PC = I.Index + 1;
-    if (__builtin_expect(Mc.Opt.Trace != nullptr, 0) &&
-        W.WG->Id == Mc.Opt.TraceGroup && W.Id == Mc.Opt.TraceWave) {
-      traceBefore(W, I);
-      if (W.GprIdxOn && (I.Flags & FIsVALU))
-        execIndexed(W, I);
-      else
-        I.Fn(W, I);
-      traceAfter(W, I);
+    if (__builtin_expect(Mc.SlowStep, 0)) {
+      stepObserved(W, I);
     } else if (__builtin_expect(W.GprIdxOn, 0) && (I.Flags & FIsVALU))
       execIndexed(W, I);
     else
@@ -567,12 +590,17 @@ void Scheduler::run() {
   // (which the instruction budget still allows) steps through the linear
   // order with a seeded stride coprime to its size, so its order costs no
   // memory.
-  const uint64_t NumGroups = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
+  // A sampling trace sink runs only the workgroups it models (a sink never
+  // sees a grid beyond 2^24 workgroups: the timing model samples).
+  uint64_t NumGroups = uint64_t(P.Grid[0]) * P.Grid[1] * P.Grid[2];
   std::vector<uint32_t> Order;
   uint64_t Stride = 1, Start = 0;
   if (NumGroups <= (1u << 24)) {
-    Order.resize(NumGroups);
-    std::iota(Order.begin(), Order.end(), 0u);
+    Order.reserve(NumGroups);
+    for (uint32_t L = 0; L < NumGroups; ++L)
+      if (!M.Opt.Sink || M.Opt.Sink->wantGroup(L))
+        Order.push_back(L);
+    NumGroups = Order.size();
     if (M.Opt.Seed)
       std::shuffle(Order.begin(), Order.end(), M.Rng);
   } else if (M.Opt.Seed) {
@@ -717,6 +745,8 @@ void Scheduler::run() {
   for (auto &G : Live)
     retireGroup(*G);
 }
+
+TraceSink::~TraceSink() = default;
 
 Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
                                      const RunOptions &O) const {
@@ -868,10 +898,27 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
     return double(T.tv_sec) + double(T.tv_nsec) * 1e-9;
   };
+  M.SlowStep = O.Trace || O.Sink;
+  if (O.Sink) {
+    TraceLaunchInfo TL;
+    TL.Kernel = K->Name;
+    TL.Grid = P.Grid;
+    TL.Block = P.Block;
+    TL.WavesPerGroup = KS.WavesPerGroup;
+    TL.LdsBytes = KS.LdsSize;
+    TL.ScratchPerLane = KS.ScratchPerLane;
+    TL.VGPRs = std::min(KD.allocatedVGPRs(), MaxVSlots);
+    TL.ArchVGPRs = KD.accumOffset();
+    TL.SGPRs = (KD.sgprGranule() + 1) * 16; // gfx9 granule of 16
+    TL.Instrs = Prog->Recs;
+    O.Sink->beginLaunch(TL);
+  }
   double T0 = CpuNow();
   Scheduler S(M, KS);
   S.run();
   R.Seconds = CpuNow() - T0;
+  if (O.Sink)
+    O.Sink->endLaunch();
   R.WaivedHazards = std::move(M.Waived);
   R.AdvisoryHazards = std::move(M.Advisories);
   R.HazardHits = std::move(M.Sites);

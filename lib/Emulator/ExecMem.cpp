@@ -11,6 +11,7 @@
 #include "asmevo/Emulator/Float.h"
 #include "Machine.h"
 #include "Semantics.h"
+#include "asmevo/Emulator/TraceSink.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MathExtras.h"
 #include <cmath>
@@ -173,6 +174,25 @@ void loadLane(Wave &W, const DInst &I, const MemInfo &MI, Space S, uint64_t A,
   (void)M;
 }
 
+/// Reports the global and LDS lanes of an access to the TraceSink
+/// (private-memory lanes are not reported).
+void traceAccess(Wave &W, const DInst &I, const uint64_t *Addr,
+                 const Space *Sp, uint64_t Mask, unsigned Total, bool Write,
+                 Space Uniform) {
+  uint64_t G = 0, L = 0;
+  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+    unsigned Ln = __builtin_ctzll(Bits);
+    Space S = Uniform != Space::Drop ? Uniform : Sp[Ln];
+    G |= uint64_t(S == Space::Global) << Ln;
+    L |= uint64_t(S == Space::LDS) << Ln;
+  }
+  TraceSink &T = *W.M->Opt.Sink;
+  if (G)
+    T.memory(W.TraceCookie, I.Index, Addr, G, Total, false, Write);
+  if (L)
+    T.memory(W.TraceCookie, I.Index, Addr, L, Total, true, Write);
+}
+
 /// Performs the access of one instruction whose per-lane addresses are
 /// known. \p Data: the data operand (stores/atomics); \p Ctr: counters.
 /// \p Into: add to this operation instead of starting one (one
@@ -188,6 +208,8 @@ PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
   unsigned Total = MI.Kind == MK::Atomic ? (MI.Wide ? 8 : 4)
                                          : (MI.Bytes == 4 ? 4 * MI.Dwords
                                                           : MI.Bytes);
+  if (__builtin_expect(W.TraceCookie != nullptr, 0))
+    traceAccess(W, I, Addr, Sp, Mask, Total, MI.Kind != MK::Load, Uniform);
   // The space of every active lane (Space::Drop lanes do not count).
   bool AnyLDS, AnyGlobal, Mixed = false;
   Space Common;

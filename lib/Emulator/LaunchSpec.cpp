@@ -921,6 +921,10 @@ Error SpecParser::validate() {
       if (!Spec.scalar(KV.first))
         return createStringError("%s: variant sets unknown scalar '%s'",
                                  Path.c_str(), KV.first.c_str());
+  for (const auto &KV : Spec.Timing)
+    if (!Spec.scalar(KV.first))
+      return createStringError("%s: timing sets unknown scalar '%s'",
+                               Path.c_str(), KV.first.c_str());
   if (Spec.Launches.empty())
     return createStringError("%s: no launch", Path.c_str());
   return Error::success();
@@ -939,7 +943,7 @@ Expected<LaunchSpec> SpecParser::run() {
   Error E = mapping(
       Root, "launch spec",
       {"asmevo-launch", "scalars", "buffers", "launches", "variants", "seed",
-       "kernel", "grid", "block", "dynamic_lds", "args", "kernarg"},
+       "timing", "kernel", "grid", "block", "dynamic_lds", "args", "kernarg"},
       [&](StringRef K, yaml::Node *V) -> Error {
         if (K == "asmevo-launch") {
           auto U = uint(V, K);
@@ -974,6 +978,15 @@ Expected<LaunchSpec> SpecParser::run() {
             return Error::success();
           });
         }
+        if (K == "timing")
+          return mapping(V, "timing", {},
+                         [&](StringRef TK, yaml::Node *Y) -> Error {
+                           auto S = str(Y, TK);
+                           if (!S)
+                             return S.takeError();
+                           Spec.Timing[TK.str()] = *S;
+                           return Error::success();
+                         });
         if (K == "variants")
           return sequence(V, "variants", [&](yaml::Node *X) -> Error {
             std::map<std::string, std::string> Var;

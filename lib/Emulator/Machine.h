@@ -139,6 +139,8 @@ struct Wave {
 
   // Memory translation cache.
   Allocation *MemCache = nullptr;
+  /// RunOptions::Sink's handle of this wave (nullptr: not traced).
+  void *TraceCookie = nullptr;
 
   uint64_t exec() const {
     uint64_t E;
@@ -221,6 +223,8 @@ struct Machine {
   RunResult &R;
   std::string KernelName;
   bool Stop = false;
+  /// --trace or a TraceSink: the instruction loop takes its slow path.
+  bool SlowStep = false;
   uint64_t Budget = 0;
   std::mt19937_64 Rng;
   uint64_t LoadBase = 0; ///< Device address of code-object address 0.

@@ -45,6 +45,11 @@ llvm::Expected<uint64_t> parseMemorySize(llvm::StringRef Text);
   "Device memory a launch spec's buffers may take, guard bands included "      \
   "(bytes, or with a KiB/MiB/GiB/TiB suffix)"
 
+extern llvm::cl::SubCommand TimeCmd;
+/// asmevo-verify time: 0 with a modelled time (or comparison), 2 on
+/// errors, 3 when a launch is not modelable.
+int timeCommand();
+
 } // namespace verify_tool
 } // namespace asmevo
 

@@ -41,6 +41,8 @@ int main(int argc, char **argv) {
     return hsaInfoCommand();
   if (SpecFromMetadataCmd)
     return specFromMetadataCommand();
+  if (TimeCmd)
+    return timeCommand();
   WithColor::error(errs(), "asmevo-verify")
       << "no subcommand given (try 'asmevo-verify run --help')\n";
   return 4;

@@ -44,6 +44,7 @@ struct KernelInfo;
 namespace emu {
 
 class Program;
+class TraceSink;
 
 /// Flat-address apertures (the high 32 bits that src_shared_base and
 /// src_private_base return). Addresses below them are global memory.
@@ -139,6 +140,9 @@ struct RunOptions {
   std::array<uint32_t, 3> TraceGroup = {0, 0, 0};
   unsigned TraceWave = 0;
   unsigned TraceLane = 0;
+  /// Observer of every wave's instructions and memory accesses (the
+  /// timing model's input; TraceSink.h). Not owned.
+  TraceSink *Sink = nullptr;
 };
 
 struct LaunchParams {

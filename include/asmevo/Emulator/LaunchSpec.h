@@ -131,6 +131,9 @@ struct LaunchSpec {
   std::vector<SpecBuffer> Buffers;
   std::vector<SpecLaunch> Launches;
   std::vector<std::map<std::string, std::string>> Variants;
+  /// Scalar overrides for timing (`timing:`): the size a timing model or a
+  /// GPU measurement should use; verification ignores it.
+  std::map<std::string, std::string> Timing;
 
   const SpecScalar *scalar(llvm::StringRef N) const;
   const SpecBuffer *buffer(llvm::StringRef N) const;

@@ -1,0 +1,88 @@
+//===- Trace.h - What the cycle model keeps of an emulated launch -*- C++ -*-===//
+//
+// TraceCollector is the emulator's TraceSink for the timing model. It picks
+// the workgroups one compute unit would run (the sample; the emulator runs
+// only those) and keeps, per wave, one compact event per executed
+// instruction: active lanes, taken branch, the distinct cache lines a
+// vector memory instruction touches (coalescing from the real addresses)
+// and the bank-conflict cycles of an LDS access (from the real offsets).
+// Nothing here depends on timing parameters that a sensitivity run
+// perturbs, so one emulation serves every parameter set.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_TIMING_TRACE_H
+#define ASMEVO_TIMING_TRACE_H
+
+#include "asmevo/Emulator/TraceSink.h"
+#include "asmevo/Timing/Config.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace asmevo {
+namespace timing {
+
+struct TraceEvent {
+  enum : uint8_t { Taken = 1, Global = 2, Lds = 4, Store = 8 };
+  uint32_t Index = 0;     ///< Instruction index (InstrRecord table).
+  uint8_t Lanes = 0;      ///< Active lanes (EXEC popcount).
+  uint8_t Flags = 0;
+  uint16_t LdsCycles = 0; ///< Bank-conflict cycles of the LDS access.
+  uint32_t LdsBytes = 0;  ///< Bytes an LDS access moves.
+  uint32_t LineBegin = 0; ///< Into WaveTrace::Lines.
+  uint32_t NumLines = 0;
+};
+
+struct WaveTrace {
+  uint64_t Group = 0;
+  unsigned Wave = 0;
+  std::vector<TraceEvent> Events;
+  std::vector<uint64_t> Lines; ///< Cache-line numbers (address / line).
+  // The instruction being reported (memory parts come before it).
+  std::vector<uint64_t> CurLines;
+  uint32_t CurLdsCycles = 0, CurLdsBytes = 0;
+  uint8_t CurFlags = 0;
+};
+
+/// One launch as the model sees it.
+struct LaunchTrace {
+  emu::TraceLaunchInfo Info; ///< Instrs point into the emulator.
+  uint64_t Groups = 0;       ///< Workgroups of the whole launch.
+  std::vector<uint64_t> Sampled; ///< Linear ids run and traced, in order.
+  uint64_t GroupsOnCU = 0;   ///< Workgroups the modelled CU gets in all.
+  uint64_t FootprintBytes = 0; ///< Global memory the launch may touch.
+  std::vector<std::unique_ptr<WaveTrace>> Waves;
+  /// Why the launch cannot be modelled ("" when it can).
+  std::string NotModelable;
+};
+
+class TraceCollector : public emu::TraceSink {
+public:
+  /// \p MaxSample: most workgroups of the modelled CU to run and trace.
+  TraceCollector(const TimingConfig &C, unsigned MaxSample)
+      : C(C), MaxSample(MaxSample) {}
+  /// Footprint of the next launches (the buffers the spec allocates).
+  void setFootprint(uint64_t Bytes) { Footprint = Bytes; }
+
+  void beginLaunch(const emu::TraceLaunchInfo &L) override;
+  bool wantGroup(uint64_t Group) override;
+  void *beginWave(uint64_t Group, unsigned Wave) override;
+  void instruction(void *W, uint32_t Index, uint64_t Exec,
+                   uint32_t Next) override;
+  void memory(void *W, uint32_t Index, const uint64_t *Addr, uint64_t Mask,
+              uint32_t Bytes, bool Lds, bool Write) override;
+
+  std::vector<LaunchTrace> &launches() { return Launches; }
+
+private:
+  const TimingConfig &C;
+  unsigned MaxSample;
+  uint64_t Footprint = 0;
+  std::vector<LaunchTrace> Launches;
+  std::vector<uint8_t> Want; ///< Per linear group of the current launch.
+};
+
+} // namespace timing
+} // namespace asmevo
+
+#endif

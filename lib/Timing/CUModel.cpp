@@ -1,0 +1,693 @@
+//===- CUModel.cpp - One compute unit replaying traced waves --------------===//
+//
+// Event-driven over cycles: SIMD s is considered on cycles t = s (mod 4)
+// (pipeline-descriptions.rst: the scheduler visits one SIMD per cycle in
+// turn); on its cycle, each of its waves whose next instruction can issue
+// does so, oldest first, at most one instruction per wave and one per
+// category (VALU incl. MFMA, VMEM, SALU/SMEM, LDS, branch; s_nop, s_waitcnt,
+// s_barrier, s_sleep and s_endpgm are internal and take no category).
+// Cycles in which nothing can issue are skipped.
+//
+//===----------------------------------------------------------------------===//
+#include "MemorySystem.h"
+#include "asmevo/Analysis/InstrRecord.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <ctime>
+#include <limits>
+
+using namespace llvm;
+using namespace asmevo;
+using namespace asmevo::timing;
+
+namespace {
+
+enum class Kind : uint8_t {
+  Valu, Mfma, Salu, Smem, Vmem, Lds, Branch, Nop, Waitcnt, Barrier, Sleep,
+  EndPgm, Internal
+};
+enum Cat : uint8_t {
+  CatNone = 0, CatValu = 1, CatVmem = 2, CatSalu = 4, CatLds = 8,
+  CatBranch = 16
+};
+
+/// What the model needs of one static instruction.
+struct SInst {
+  Kind K = Kind::Internal;
+  uint8_t C = CatNone;
+  double Cycles = 0;      ///< VALU pipe occupancy, or MFMA passes x 4.
+  bool BlocksValu = false; ///< FP32/FP64 MFMA: no VALU co-issue.
+  bool IsF64 = false;
+  int64_t Imm = 0;
+  SmallVector<uint16_t, 8> Uses, Defs;
+};
+
+bool isQuarterRate(StringRef N) {
+  for (StringRef P : {"V_MUL_LO_U32", "V_MUL_HI_U32", "V_MUL_HI_I32",
+                      "V_MUL_LO_I32", "V_MAD_U64_U32", "V_MAD_I64_I32"})
+    if (N.starts_with(P))
+      return true;
+  return false;
+}
+
+/// FP32 or FP64 inputs (v_mfma_f32_32x32x2f32, v_mfma_f64_*): these cannot
+/// co-issue with VALU (matrix instruction calculator).
+bool mfmaBlocksValu(StringRef N) {
+  if (N.starts_with("V_MFMA_F64"))
+    return true;
+  size_t X = N.rfind('X');
+  if (X == StringRef::npos)
+    return false;
+  StringRef Tail = N.substr(X + 1);
+  Tail = Tail.drop_while([](char Ch) { return isDigit(Ch); });
+  return Tail.starts_with("F32");
+}
+
+SInst classify(const InstrRecord &R, const TimingConfig &C) {
+  SInst S;
+  if (!R.F)
+    return S;
+  const OpcodeFacts &F = *R.F;
+  S.Imm = R.Imm;
+  StringRef N = F.Name;
+  bool Mem = F.is(ic::VMEM | ic::DS | ic::SMEM);
+  for (const RegAccess &A : R.Regs) {
+    for (unsigned K = 0; K < A.Slots.Count; ++K) {
+      unsigned Sl = A.Slots.First + K;
+      if (Sl >= slot::NumSlots)
+        continue;
+      if (A.Def) {
+        if (!Mem)
+          S.Defs.push_back(uint16_t(Sl));
+      } else {
+        S.Uses.push_back(uint16_t(Sl));
+      }
+    }
+  }
+  if (F.is(ic::EndPgm)) {
+    S.K = Kind::EndPgm;
+  } else if (F.is(ic::Nop)) {
+    S.K = Kind::Nop;
+  } else if (F.is(ic::Waitcnt)) {
+    S.K = Kind::Waitcnt;
+  } else if (F.is(ic::Barrier)) {
+    S.K = Kind::Barrier;
+  } else if (F.is(ic::Sleep)) {
+    S.K = Kind::Sleep;
+  } else if (F.is(ic::MFMA)) {
+    S.K = Kind::Mfma;
+    S.C = CatValu;
+    S.Cycles = std::max<unsigned>(1, R.Passes) * C.MfmaCyclesPerPass;
+    S.BlocksValu = mfmaBlocksValu(N.upper());
+  } else if (F.is(ic::DS)) {
+    S.K = Kind::Lds;
+    S.C = CatLds;
+  } else if (F.is(ic::VMEM)) {
+    S.K = Kind::Vmem;
+    S.C = CatVmem;
+  } else if (F.is(ic::SMEM)) {
+    S.K = Kind::Smem;
+    S.C = CatSalu;
+  } else if (F.is(ic::Branch)) {
+    S.K = Kind::Branch;
+    S.C = CatBranch;
+  } else if (F.is(ic::VALU)) {
+    S.K = Kind::Valu;
+    S.C = CatValu;
+    std::string U = N.upper();
+    if (F.is(ic::Trans))
+      S.Cycles = C.TransCycles;
+    else if (isQuarterRate(U))
+      S.Cycles = C.QuarterRateCycles;
+    else if (StringRef(U).contains("F64"))
+      S.Cycles = C.F64Cycles;
+    else
+      S.Cycles = C.ValuCycles;
+  } else if (F.is(ic::SALU)) {
+    S.K = Kind::Salu;
+    S.C = CatSalu;
+  }
+  return S;
+}
+
+constexpr double Never = std::numeric_limits<double>::infinity();
+
+enum Reason : uint8_t {
+  RIssue, RDep, RPipe, RMem0, RMem1, RMem2, RMem3, RLds, RScalar, RBarrier,
+  RNop, RBranch
+};
+
+struct Pending {
+  double T;
+  uint8_t Why; ///< Reason when waited on.
+};
+
+struct WaveState {
+  const WaveTrace *T = nullptr;
+  size_t Pos = 0;
+  unsigned Simd = 0;
+  unsigned Group = 0; ///< Index into the groups in flight.
+  uint64_t Age = 0;
+  double ReadyAt = 0;
+  uint8_t ReadyWhy = RIssue;
+  double Last = 0; ///< Cycle the wave last issued (or started).
+  bool AtBarrier = false, Done = false;
+  std::vector<double> Reg;
+  std::deque<Pending> Vm;
+  std::vector<Pending> Lgkm;
+  double LastVm = 0, LastLds = 0, MaxMem = 0;
+};
+
+struct GroupState {
+  std::vector<unsigned> Waves;
+  unsigned Live = 0;
+};
+
+class CUSim {
+public:
+  CUSim(const LaunchTrace &T, const TimingConfig &C, LaunchTiming &Out,
+        uint64_t ActiveCUs, uint64_t InXCD)
+      : T(T), C(C), Out(Out),
+        Mem(C, ActiveCUs, InXCD, T.FootprintBytes) {}
+  /// Runs the first \p Limit sampled groups (all when 0).
+  void run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit = 0);
+
+private:
+  std::pair<double, uint8_t> earliest(WaveState &W);
+  void issue(WaveState &W, double Now);
+  bool tryDispatch(double Now);
+  void releaseBarrier(GroupState &G, double Now);
+  void account(WaveState &W, double Now, double E, uint8_t Why);
+
+  const LaunchTrace &T;
+  const TimingConfig &C;
+  LaunchTiming &Out;
+  MemorySystem Mem;
+  std::vector<SInst> Insts;
+  std::vector<WaveState> Waves;
+  std::vector<GroupState> Groups;
+  std::vector<std::vector<const WaveTrace *>> ByGroup; ///< Sample order.
+  size_t NextGroup = 0;
+  unsigned GroupsLive = 0, MaxGroups = 1, SlotLimit = 8;
+  std::vector<unsigned> SimdWaves;
+  std::vector<double> ValuFree, MfmaFree, PortFree;
+  uint64_t AgeCounter = 0;
+  double EndTime = 0;
+  unsigned Rotate = 0;
+  struct PerInst {
+    uint64_t Issued = 0;
+    double Cycles = 0;
+    double Stall[RBranch + 1] = {};
+  };
+  std::vector<PerInst> Costs; ///< By instruction index.
+  std::vector<unsigned> Live; ///< Waves not done (when !LiveDirty).
+  bool LiveDirty = true;
+};
+
+void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
+  double Gap = Now - W.Last;
+  if (Gap <= 0)
+    return;
+  double Blocked = std::clamp(E - W.Last, 0.0, Gap);
+  PerInst &P = Costs[W.T->Events[W.Pos].Index];
+  P.Cycles += Gap;
+  P.Stall[Why] += Blocked;
+  double *Slot = nullptr;
+  Breakdown &B = Out.B;
+  switch (Why) {
+  case RIssue: Slot = &B.Issue; break;
+  case RDep: Slot = &B.Dependency; break;
+  case RPipe: Slot = &B.Pipeline; break;
+  case RMem0: case RMem1: case RMem2: case RMem3:
+    Slot = &B.MemWait[Why - RMem0];
+    break;
+  case RLds: Slot = &B.LdsWait; break;
+  case RScalar: Slot = &B.ScalarWait; break;
+  case RBarrier: Slot = &B.Barrier; break;
+  case RNop: Slot = &B.NopSleep; break;
+  case RBranch: Slot = &B.Branch; break;
+  }
+  *Slot += Blocked;
+  B.Issue += Gap - Blocked;
+}
+
+/// Earliest cycle the wave's next instruction can issue, and why not
+/// before.
+std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
+  if (W.Done || W.AtBarrier || W.Pos >= W.T->Events.size())
+    return {Never, RBarrier};
+  const TraceEvent &E = W.T->Events[W.Pos];
+  const SInst &S = Insts[E.Index];
+  double T0 = W.ReadyAt;
+  uint8_t Why = W.ReadyWhy;
+  auto Need = [&](double X, uint8_t R) {
+    if (X > T0) {
+      T0 = X;
+      Why = R;
+    }
+  };
+  for (uint16_t U : S.Uses)
+    Need(W.Reg[U], RDep);
+  if (S.K == Kind::Valu)
+    Need(ValuFree[W.Simd], RPipe);
+  else if (S.K == Kind::Mfma) {
+    Need(ValuFree[W.Simd], RPipe);
+    Need(MfmaFree[W.Simd], RPipe);
+  } else if (S.K == Kind::Waitcnt) {
+    WaitcntValue V = WaitcntValue::decode(uint64_t(S.Imm));
+    if (W.Vm.size() > V.VM) {
+      const Pending &P = W.Vm[W.Vm.size() - V.VM - 1];
+      Need(P.T, P.Why);
+    }
+    if (W.Lgkm.size() > V.Lgkm) {
+      std::vector<Pending> Tmp = W.Lgkm;
+      size_t K = Tmp.size() - V.Lgkm - 1;
+      std::nth_element(Tmp.begin(), Tmp.begin() + K, Tmp.end(),
+                       [](const Pending &A, const Pending &B) {
+                         return A.T < B.T;
+                       });
+      Need(Tmp[K].T, Tmp[K].Why);
+    }
+  }
+  return {T0, Why};
+}
+
+void CUSim::releaseBarrier(GroupState &G, double Now) {
+  bool All = true, Any = false;
+  for (unsigned Wi : G.Waves) {
+    WaveState &X = Waves[Wi];
+    if (X.Done)
+      continue;
+    All &= X.AtBarrier;
+    Any |= X.AtBarrier;
+  }
+  if (!All || !Any)
+    return;
+  for (unsigned Wi : G.Waves) {
+    WaveState &X = Waves[Wi];
+    if (X.Done)
+      continue;
+    X.AtBarrier = false;
+    X.ReadyAt = Now + C.BarrierCycles;
+    X.ReadyWhy = RBarrier;
+  }
+}
+
+void CUSim::issue(WaveState &W, double Now) {
+  const TraceEvent &E = W.T->Events[W.Pos++];
+  const SInst &S = Insts[E.Index];
+  ++Out.Instructions;
+  ++Costs[E.Index].Issued;
+  W.ReadyAt = Now + 1; // one instruction per wave per cycle
+  W.ReadyWhy = RIssue;
+  double DefReady = Now + C.SaluLatency;
+  switch (S.K) {
+  case Kind::Valu: {
+    ValuFree[W.Simd] = Now + S.Cycles;
+    DefReady = Now + std::max(S.Cycles, C.ValuLatency);
+    break;
+  }
+  case Kind::Mfma:
+    MfmaFree[W.Simd] = Now + S.Cycles;
+    ValuFree[W.Simd] = Now + (S.BlocksValu ? S.Cycles : C.MfmaCoIssueCycles);
+    DefReady = Now + S.Cycles;
+    break;
+  case Kind::Smem:
+    W.Lgkm.push_back({Now + C.ScalarLatency, RScalar});
+    break;
+  case Kind::Vmem:
+  case Kind::Lds: {
+    bool Store = E.Flags & TraceEvent::Store;
+    if (S.K == Kind::Lds || ((E.Flags & TraceEvent::Lds) &&
+                             !(E.Flags & TraceEvent::Global))) {
+      double Bytes = E.LdsBytes ? E.LdsBytes : 4.0 * E.Lanes;
+      double Ideal = std::ceil(Bytes / C.LdsBytesPerClkPerPort);
+      double Conf = E.LdsCycles;
+      double Cyc = std::max(Ideal, Conf);
+      double Free = Bytes / (C.LdsBanks * C.LdsBankBytes);
+      if (Conf > std::ceil(Free))
+        Out.LdsConflictCycles += uint64_t(Conf - std::ceil(Free));
+      double &Port = PortFree[W.Simd / 2];
+      double St = std::max(Now, Port);
+      Port = St + Cyc;
+      double Done = std::max(St + Cyc + C.LdsLatency, W.LastLds);
+      W.LastLds = Done;
+      W.MaxMem = std::max(W.MaxMem, Done);
+      if (S.K == Kind::Lds)
+        W.Lgkm.push_back({Done, RLds});
+      else {
+        Done = std::max(Done, W.LastVm);
+        W.LastVm = Done;
+        W.Vm.push_back({Done, RLds});
+        W.Lgkm.push_back({Done, RLds});
+      }
+      break;
+    }
+    double Done;
+    Level Lv = L1;
+    if (E.NumLines)
+      Done = Mem.access(Now, &W.T->Lines[E.LineBegin], E.NumLines, Store, Lv);
+    else
+      Done = Now + C.L1Latency;
+    Done = std::max(Done, W.LastVm); // vmcnt returns in order
+    W.LastVm = Done;
+    W.MaxMem = std::max(W.MaxMem, Done);
+    W.Vm.push_back({Done, uint8_t(RMem0 + Lv)});
+    break;
+  }
+  case Kind::Branch:
+    if (E.Flags & TraceEvent::Taken) {
+      W.ReadyAt = Now + C.BranchTakenCycles;
+      W.ReadyWhy = RBranch;
+    }
+    break;
+  case Kind::Nop:
+    W.ReadyAt = Now + double((S.Imm & 0xf) + 1) * C.NopCyclesPerWaitState;
+    W.ReadyWhy = RNop;
+    break;
+  case Kind::Sleep:
+    W.ReadyAt = Now + std::max(1.0, double(S.Imm & 0x7f) *
+                                        C.SleepCyclesPerUnit);
+    W.ReadyWhy = RNop;
+    break;
+  case Kind::Waitcnt: {
+    while (!W.Vm.empty() && W.Vm.front().T <= Now)
+      W.Vm.pop_front();
+    W.Lgkm.erase(std::remove_if(W.Lgkm.begin(), W.Lgkm.end(),
+                                [&](const Pending &P) { return P.T <= Now; }),
+                 W.Lgkm.end());
+    break;
+  }
+  case Kind::Barrier:
+    W.AtBarrier = true;
+    releaseBarrier(Groups[W.Group], Now);
+    break;
+  case Kind::EndPgm:
+  case Kind::Salu:
+  case Kind::Internal:
+    break;
+  }
+  for (uint16_t D : S.Defs)
+    W.Reg[D] = DefReady;
+  if (S.K == Kind::EndPgm || W.Pos >= W.T->Events.size()) {
+    W.Done = true;
+    LiveDirty = true;
+    EndTime = std::max({EndTime, Now + 1, W.MaxMem});
+    --SimdWaves[W.Simd];
+    GroupState &G = Groups[W.Group];
+    if (--G.Live == 0)
+      --GroupsLive;
+    else
+      releaseBarrier(G, Now); // an ended wave counts as arrived
+  }
+}
+
+bool CUSim::tryDispatch(double Now) {
+  bool Any = false;
+  while (NextGroup < ByGroup.size() && GroupsLive < MaxGroups) {
+    const auto &WS = ByGroup[NextGroup];
+    // Every wave needs a slot on some SIMD (least-loaded first).
+    std::vector<unsigned> Load = SimdWaves, Pick;
+    for (size_t K = 0; K < WS.size(); ++K) {
+      unsigned Best = 0;
+      for (unsigned S = 1; S < Load.size(); ++S)
+        if (Load[S] < Load[Best])
+          Best = S;
+      if (Load[Best] >= SlotLimit)
+        return Any;
+      ++Load[Best];
+      Pick.push_back(Best);
+    }
+    GroupState G;
+    unsigned GI = unsigned(Groups.size());
+    for (size_t K = 0; K < WS.size(); ++K) {
+      WaveState W;
+      W.T = WS[K];
+      W.Simd = Pick[K];
+      W.Group = GI;
+      W.Age = AgeCounter++;
+      W.ReadyAt = W.Last = Now + C.DispatchCyclesPerGroup;
+      W.Reg.assign(slot::NumSlots, 0);
+      ++SimdWaves[Pick[K]];
+      G.Waves.push_back(unsigned(Waves.size()));
+      Waves.push_back(std::move(W));
+    }
+    G.Live = unsigned(WS.size());
+    Groups.push_back(std::move(G));
+    LiveDirty = true;
+    ++GroupsLive;
+    ++NextGroup;
+    Any = true;
+  }
+  return Any;
+}
+
+void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
+  for (const InstrRecord &R : T.Info.Instrs)
+    Insts.push_back(classify(R, C));
+  Costs.assign(Insts.size(), PerInst());
+  // Waves by sampled group, in dispatch order.
+  {
+    std::vector<uint64_t> Order = T.Sampled;
+    if (Limit && Limit < Order.size())
+      Order.resize(Limit);
+    for (uint64_t G : Order) {
+      std::vector<const WaveTrace *> WS;
+      for (const auto &W : T.Waves)
+        if (W->Group == G)
+          WS.push_back(W.get());
+      std::sort(WS.begin(), WS.end(),
+                [](const WaveTrace *A, const WaveTrace *B) {
+                  return A->Wave < B->Wave;
+                });
+      if (!WS.empty())
+        ByGroup.push_back(std::move(WS));
+    }
+  }
+  unsigned NS = std::max(1u, unsigned(C.SIMDsPerCU));
+  SimdWaves.assign(NS, 0);
+  ValuFree.assign(NS, 0);
+  MfmaFree.assign(NS, 0);
+  PortFree.assign((NS + 1) / 2, 0);
+  SlotLimit = WavesPerSIMD;
+  MaxGroups = std::max(1u, GroupsPerCU);
+  Waves.reserve(ByGroup.size() * 16 + 16);
+  double Now = 0;
+  tryDispatch(Now);
+  bool Oldest = C.ArbiterOldestFirst >= 0.5;
+  std::vector<std::pair<uint64_t, unsigned>> Cand;
+  while (true) {
+    // The next cycle some SIMD has an issuable wave.
+    double Best = Never;
+    unsigned BestSimd = 0;
+    bool AnyLive = false;
+    if (LiveDirty) {
+      Live.clear();
+      for (unsigned Wi = 0; Wi < Waves.size(); ++Wi)
+        if (!Waves[Wi].Done)
+          Live.push_back(Wi);
+      LiveDirty = false;
+    }
+    for (unsigned Wi : Live) {
+      WaveState &W = Waves[Wi];
+      if (W.Done)
+        continue;
+      AnyLive = true;
+      double E = earliest(W).first;
+      if (E == Never)
+        continue;
+      double T = std::ceil(std::max(E, Now));
+      // Align to the SIMD's cycle (t mod NS == simd).
+      double Mod = std::fmod(T, double(NS));
+      double Al = T + std::fmod(double(W.Simd) - Mod + NS, double(NS));
+      if (Al < Best || (Al == Best && W.Simd < BestSimd)) {
+        Best = Al;
+        BestSimd = W.Simd;
+      }
+    }
+    if (!AnyLive) {
+      if (NextGroup >= ByGroup.size())
+        break;
+      tryDispatch(Now);
+      continue;
+    }
+    if (Best == Never) // every wave at a barrier that cannot complete
+      break;
+    Now = Best;
+    Cand.clear();
+    for (unsigned Wi : Live)
+      if (!Waves[Wi].Done && Waves[Wi].Simd == BestSimd)
+        Cand.push_back({Waves[Wi].Age, Wi});
+    std::sort(Cand.begin(), Cand.end());
+    if (!Oldest && !Cand.empty())
+      std::rotate(Cand.begin(), Cand.begin() + (Rotate++ % Cand.size()),
+                  Cand.end());
+    uint8_t Used = 0;
+    for (auto &[Age, Wi] : Cand) {
+      WaveState &W = Waves[Wi];
+      if (W.Done || W.Pos >= W.T->Events.size())
+        continue;
+      auto [E, Why] = earliest(W);
+      if (E > Now)
+        continue;
+      const SInst &S = Insts[W.T->Events[W.Pos].Index];
+      if (S.C & Used)
+        continue;
+      Used |= S.C;
+      account(W, Now, E, Why);
+      W.Last = Now;
+      issue(W, Now);
+    }
+    if (GroupsLive < MaxGroups && NextGroup < ByGroup.size())
+      tryDispatch(Now + 1);
+  }
+  Out.SampleCycles = std::max(EndTime, Now);
+  for (unsigned L = 0; L < NumLevels; ++L) {
+    Out.LevelBytes[L] = Mem.Bytes[L];
+    Out.LevelLines[L] = Mem.LinesAt[L];
+  }
+  Out.StoreLines = Mem.StoreLines;
+  static const char *Names[] = {"issue",       "dependency", "pipeline",
+                                "L1",          "L2",         "infinity cache",
+                                "HBM",         "LDS",        "scalar memory",
+                                "barrier",     "nop/sleep",  "taken branch"};
+  for (size_t I = 0; I < Costs.size(); ++I) {
+    const PerInst &P = Costs[I];
+    if (!P.Issued)
+      continue;
+    InstrCost IC;
+    IC.Addr = T.Info.Instrs[I].Addr;
+    IC.Issued = P.Issued;
+    IC.Cycles = P.Cycles;
+    unsigned Best = RIssue;
+    for (unsigned R = 0; R <= RBranch; ++R) {
+      if (R != RIssue)
+        IC.Stalled += P.Stall[R];
+      if (R != RIssue && P.Stall[R] > P.Stall[Best])
+        Best = R;
+    }
+    IC.Reason = IC.Stalled > 0 ? Names[Best] : "";
+    Out.Instrs.push_back(IC);
+  }
+}
+
+unsigned roundUp(unsigned X, unsigned G) { return (X + G - 1) / G * G; }
+
+} // namespace
+
+double Breakdown::total() const {
+  double S = Issue + Dependency + Pipeline + LdsWait + ScalarWait + Barrier +
+             NopSleep + Branch;
+  for (double M : MemWait)
+    S += M;
+  return S;
+}
+
+LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
+                                    const TimingConfig &C) {
+  LaunchTiming Out;
+  Out.Kernel = T.Info.Kernel;
+  Out.Groups = T.Groups;
+  Out.GroupsOnCU = T.GroupsOnCU;
+  Out.SampledGroups = T.Sampled.size();
+  Out.VGPRs = T.Info.VGPRs;
+  Out.SGPRs = T.Info.SGPRs;
+  Out.LdsBytes = T.Info.LdsBytes;
+  Out.WavesPerGroup = T.Info.WavesPerGroup;
+  if (!T.NotModelable.empty()) {
+    Out.Modelable = false;
+    Out.NotModelable = T.NotModelable;
+    return Out;
+  }
+  // Occupancy (waves/SIMD from the unified register file, SGPRs; groups
+  // from LDS, workgroup slots and wave slots).
+  unsigned Slots = unsigned(C.WaveSlotsPerSIMD);
+  unsigned V = roundUp(std::max(1u, T.Info.VGPRs), unsigned(C.VGPRGranule));
+  unsigned ByV = unsigned(C.VGPRsPerLane) / V;
+  unsigned ByS = T.Info.SGPRs ? unsigned(C.SGPRsPerSIMD) / T.Info.SGPRs
+                              : Slots;
+  Out.WavesPerSIMD = std::min({Slots, ByV, ByS});
+  std::string Lim = ByV < Slots && ByV <= ByS ? "VGPRs"
+                    : ByS < Slots             ? "SGPRs"
+                                              : "wave slots";
+  unsigned NS = unsigned(C.SIMDsPerCU);
+  unsigned ByWaves = Out.WavesPerSIMD * NS / std::max(1u, T.Info.WavesPerGroup);
+  unsigned ByLds = T.Info.LdsBytes
+                       ? unsigned(C.LDSBytesPerCU / T.Info.LdsBytes)
+                       : ~0u;
+  unsigned BySlots = unsigned(C.GroupsPerCU);
+  Out.GroupsPerCU = std::min({ByWaves, ByLds, BySlots});
+  if (Out.GroupsPerCU == ByLds && ByLds < ByWaves)
+    Lim = "LDS";
+  else if (Out.GroupsPerCU == BySlots && BySlots < ByWaves)
+    Lim = "workgroup slots";
+  Out.Limiter = Lim;
+  if (Out.WavesPerSIMD == 0 || Out.GroupsPerCU == 0) {
+    Out.Modelable = false;
+    Out.NotModelable = "a workgroup does not fit on one CU (registers, LDS "
+                       "or wave slots)";
+    return Out;
+  }
+  uint64_t Total = uint64_t(C.totalCUs());
+  Out.ActiveCUs = std::min<uint64_t>(Total, T.Groups);
+  uint64_t XCDs = uint64_t(C.XCDs);
+  uint64_t InXCD = std::min<uint64_t>(uint64_t(C.CUsPerXCD),
+                                      (T.Groups + XCDs - 1) / XCDs);
+  CUSim Sim(T, C, Out, Out.ActiveCUs, std::max<uint64_t>(1, InXCD));
+  Sim.run(Out.WavesPerSIMD, Out.GroupsPerCU);
+  Out.Scale = Out.SampledGroups
+                  ? double(Out.GroupsOnCU) / double(Out.SampledGroups)
+                  : 1;
+  Out.Cycles = Out.SampleCycles * Out.Scale;
+  if (Out.SampledGroups < Out.GroupsOnCU && Out.SampledGroups >= 4) {
+    // Extrapolate from the steady state: the cost of the second half of
+    // the sample per group, for every group not sampled (a plain scale
+    // would repeat the sample's start-up and drain once per sample).
+    LaunchTiming Half;
+    CUSim H(T, C, Half, Out.ActiveCUs, std::max<uint64_t>(1, InXCD));
+    size_t HalfN = Out.SampledGroups / 2;
+    H.run(Out.WavesPerSIMD, Out.GroupsPerCU, HalfN);
+    double PerGroup = (Out.SampleCycles - Half.SampleCycles) /
+                      double(Out.SampledGroups - HalfN);
+    if (PerGroup > 0) {
+      Out.Cycles = Out.SampleCycles +
+                   PerGroup * double(Out.GroupsOnCU - Out.SampledGroups);
+      Out.Extrapolated = true;
+    }
+  }
+  Out.Microseconds = Out.Cycles / C.ClockMHz;
+  double Sec = Out.Microseconds * 1e-6;
+  if (Sec > 0) {
+    double Mult = Out.Scale * double(Out.ActiveCUs);
+    Out.HbmTBs = Out.LevelBytes[HBM] * Mult / Sec / 1e12;
+    double L2Bytes = (Out.LevelBytes[L2] + Out.LevelBytes[MALL] +
+                      Out.LevelBytes[HBM]) * Mult;
+    Out.L2TBs = L2Bytes / Sec / 1e12;
+  }
+  return Out;
+}
+
+TimingReport timing::simulate(const std::vector<LaunchTrace> &Launches,
+                              const TimingConfig &C) {
+  auto CpuNow = [] {
+    timespec T;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+    return double(T.tv_sec) + double(T.tv_nsec) * 1e-9;
+  };
+  double T0 = CpuNow();
+  TimingReport R;
+  R.Config = C.Name;
+  R.Validated = C.Validated;
+  R.ClockMHz = C.ClockMHz;
+  for (const LaunchTrace &T : Launches) {
+    R.Launches.push_back(simulateLaunch(T, C));
+    const LaunchTiming &L = R.Launches.back();
+    R.Modelable &= L.Modelable;
+    R.Cycles += L.Cycles;
+    R.Microseconds += L.Microseconds;
+  }
+  R.ModelSeconds = CpuNow() - T0;
+  return R;
+}

@@ -1,0 +1,137 @@
+//===- TraceCollector.cpp - The timing model's view of a launch -----------===//
+#include "asmevo/Timing/Trace.h"
+#include "asmevo/Analysis/InstrRecord.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace asmevo;
+using namespace asmevo::timing;
+
+/// Workgroups go to XCDs round-robin (group g to XCD g mod X), and within
+/// an XCD to its CUs in turn; the modelled CU is CU 0 of XCD 0, so it gets
+/// groups 0, X*N, 2*X*N, ... (N CUs per XCD). Slots freeing up in another
+/// order would change which groups, not how many.
+void TraceCollector::beginLaunch(const emu::TraceLaunchInfo &L) {
+  LaunchTrace T;
+  T.Info = L;
+  T.Groups = uint64_t(L.Grid[0]) * L.Grid[1] * L.Grid[2];
+  T.FootprintBytes = Footprint;
+  uint64_t Stride = uint64_t(C.totalCUs());
+  T.GroupsOnCU = (T.Groups + Stride - 1) / Stride;
+  Want.assign(T.Groups, 0);
+  for (uint64_t K = 0; K < T.GroupsOnCU && K < MaxSample; ++K) {
+    T.Sampled.push_back(K * Stride);
+    Want[K * Stride] = 1;
+  }
+  for (const InstrRecord &R : L.Instrs)
+    if (R.F && R.F->is(ic::VMEM) &&
+        ((R.F->TSFlags >> tsflag::IsAtomicRet) & 1)) {
+      T.NotModelable = "global atomics that return a value: the time may "
+                       "depend on the order of atomics across workgroups "
+                       "(or on a spin-wait), which the model does not know";
+      break;
+    }
+  Launches.push_back(std::move(T));
+}
+
+bool TraceCollector::wantGroup(uint64_t Group) {
+  return Group < Want.size() && Want[Group];
+}
+
+void *TraceCollector::beginWave(uint64_t Group, unsigned Wave) {
+  auto W = std::make_unique<WaveTrace>();
+  W->Group = Group;
+  W->Wave = Wave;
+  W->Events.reserve(1024);
+  WaveTrace *P = W.get();
+  Launches.back().Waves.push_back(std::move(W));
+  return P;
+}
+
+void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,
+                                 uint32_t Next) {
+  WaveTrace &W = *static_cast<WaveTrace *>(WP);
+  TraceEvent E;
+  E.Index = Index;
+  E.Lanes = uint8_t(__builtin_popcountll(Exec));
+  E.Flags = W.CurFlags;
+  if (Next != Index + 1)
+    E.Flags |= TraceEvent::Taken;
+  if (!W.CurLines.empty()) {
+    std::sort(W.CurLines.begin(), W.CurLines.end());
+    W.CurLines.erase(std::unique(W.CurLines.begin(), W.CurLines.end()),
+                     W.CurLines.end());
+    E.LineBegin = uint32_t(W.Lines.size());
+    E.NumLines = uint32_t(W.CurLines.size());
+    W.Lines.insert(W.Lines.end(), W.CurLines.begin(), W.CurLines.end());
+    W.CurLines.clear();
+  }
+  E.LdsCycles = uint16_t(std::min<uint32_t>(W.CurLdsCycles, 65535));
+  E.LdsBytes = W.CurLdsBytes;
+  W.CurLdsCycles = W.CurLdsBytes = 0;
+  W.CurFlags = 0;
+  W.Events.push_back(E);
+}
+
+/// LDS: 32 banks of 4 bytes serve 128 bytes per clock; the lanes of an
+/// access are taken in groups that move 128 bytes (32 lanes of b32, 16 of
+/// b64, 8 of b128), and a group takes as many cycles as the most distinct
+/// dwords any one bank holds (same dword: broadcast, no conflict).
+static uint32_t ldsConflictCycles(const uint64_t *Addr, uint64_t Mask,
+                                  uint32_t Bytes, unsigned Banks,
+                                  unsigned BankBytes) {
+  unsigned Dw = std::max(1u, Bytes / BankBytes);
+  unsigned PerGroup = std::max(1u, Banks / Dw);
+  uint32_t Cycles = 0;
+  for (unsigned G0 = 0; G0 < 64; G0 += PerGroup) {
+    // bank -> distinct dword addresses (small: linear scan).
+    uint64_t Seen[64 * 4];
+    unsigned NSeen = 0;
+    unsigned Count[128] = {};
+    unsigned Max = 0;
+    for (unsigned L = G0; L < G0 + PerGroup && L < 64; ++L) {
+      if (!((Mask >> L) & 1))
+        continue;
+      for (unsigned K = 0; K < Dw; ++K) {
+        uint64_t D = Addr[L] / BankBytes + K;
+        bool Dup = false;
+        for (unsigned S = 0; S < NSeen; ++S)
+          if (Seen[S] == D) {
+            Dup = true;
+            break;
+          }
+        if (Dup || NSeen == 64 * 4)
+          continue;
+        Seen[NSeen++] = D;
+        unsigned B = unsigned(D % Banks) & 127;
+        Max = std::max(Max, ++Count[B]);
+      }
+    }
+    Cycles += Max;
+  }
+  return Cycles;
+}
+
+void TraceCollector::memory(void *WP, uint32_t Index, const uint64_t *Addr,
+                            uint64_t Mask, uint32_t Bytes, bool Lds,
+                            bool Write) {
+  WaveTrace &W = *static_cast<WaveTrace *>(WP);
+  if (Write)
+    W.CurFlags |= TraceEvent::Store;
+  if (Lds) {
+    W.CurFlags |= TraceEvent::Lds;
+    W.CurLdsCycles += ldsConflictCycles(Addr, Mask, Bytes, unsigned(C.LdsBanks),
+                                        unsigned(C.LdsBankBytes));
+    W.CurLdsBytes += Bytes * unsigned(__builtin_popcountll(Mask));
+    return;
+  }
+  W.CurFlags |= TraceEvent::Global;
+  uint64_t LB = uint64_t(C.LineBytes);
+  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+    uint64_t A = Addr[__builtin_ctzll(Bits)];
+    uint64_t L0 = A / LB, L1 = (A + Bytes - 1) / LB;
+    W.CurLines.push_back(L0);
+    if (L1 != L0)
+      W.CurLines.push_back(L1);
+  }
+}
