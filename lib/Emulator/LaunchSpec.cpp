@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "asmevo/Support/YAMLSyntax.h"
 #include "llvm/Support/YAMLParser.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
@@ -359,6 +360,10 @@ private:
         return err(KV.getKey(), "unknown key '" + *K + "' in " + What);
       if (!Seen.insert(*K).second)
         return err(KV.getKey(), "duplicate key '" + *K + "' in " + What);
+      // checkYAMLSyntax refused a tree with a missing node; this guards a
+      // reader that is handed one anyway.
+      if (!KV.getValue())
+        return err(KV.getKey(), "key '" + *K + "' has no value");
       if (Error E = F(*K, KV.getValue()))
         return E;
     }
@@ -1026,6 +1031,8 @@ Expected<LaunchSpec> SpecParser::run() {
 }
 
 Expected<LaunchSpec> LaunchSpec::parse(StringRef Text, StringRef Path) {
+  if (Error E = checkYAMLSyntax(Text, Path))
+    return std::move(E);
   SpecParser P(Text, Path);
   return P.run();
 }

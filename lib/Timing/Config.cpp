@@ -11,6 +11,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "asmevo/Support/YAMLSyntax.h"
 #include "llvm/Support/YAMLParser.h"
 #include "llvm/Support/raw_ostream.h"
 #include <random>
@@ -147,6 +148,8 @@ Expected<TimingConfig> TimingConfig::load(StringRef NameOrFile) {
                              "cannot read timing config '%s' (expected "
                              "'mi300x' or a YAML file)",
                              NameOrFile.str().c_str());
+  if (Error E = checkYAMLSyntax((*MB)->getBuffer(), NameOrFile))
+    return std::move(E);
   SourceMgr SM;
   yaml::Stream S((*MB)->getBuffer(), SM);
   auto DI = S.begin();
