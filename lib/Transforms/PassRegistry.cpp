@@ -15,7 +15,7 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
       {"insert-nops",
        "test-only: s_nop 0 at the top of every block (outside preload "
        "prologues), to prove that code can move",
-       [] { return std::make_unique<InsertNopsPass>(); }},
+       [] { return std::make_unique<InsertNopsPass>(); }, /*TestOnly=*/true},
       {"relax-waitcnt",
        "s_waitcnt values relaxed to what later instructions need (the "
        "waitcnt analysis' slack); same size, no code moves",

@@ -38,6 +38,8 @@ Expected<bool> RelaxWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
     if (MI.getNumOperands() == 0 || !MI.getOperand(0).isImm() ||
         New.encode() == W.Actual.encode())
       continue;
+    if (!shouldRewrite())
+      continue;
     MI.getOperand(0).setImm(New.encode());
     Changed = true;
   }

@@ -7,10 +7,34 @@
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace asmevo {
+
+/// Which of a pass's individual rewrites may apply. The pipeline's
+/// reduction mode (delta debugging) numbers the rewrites a pass proposes,
+/// in the order it asks, and enables a subset to find the one at fault.
+class RewriteFilter {
+public:
+  /// All rewrites enabled; count them.
+  RewriteFilter() = default;
+  /// Only the rewrites whose numbers are in \p Enabled.
+  explicit RewriteFilter(std::set<unsigned> Enabled)
+      : Enabled(std::move(Enabled)), Restricted(true) {}
+  /// Called once per rewrite the pass is about to make.
+  bool allow() {
+    unsigned N = Seen++;
+    return !Restricted || Enabled.count(N);
+  }
+  unsigned seen() const { return Seen; }
+
+private:
+  std::set<unsigned> Enabled;
+  bool Restricted = false;
+  unsigned Seen = 0;
+};
 
 /// A pass over the simple functions of a lifted module. Passes never see
 /// non-simple functions: those keep their bytes.
@@ -20,6 +44,16 @@ public:
   virtual llvm::StringRef name() const = 0;
   /// Returns true if it changed \p LF.
   virtual llvm::Expected<bool> run(LiftedModule &LM, LiftedFunction &LF) = 0;
+
+  /// Every pass calls this before each individual rewrite (one site: one
+  /// wait changed, one pair packed, one load widened) and skips the rewrite
+  /// when it returns false. The order must be deterministic for a given
+  /// input, so that rewrite N means the same site on every run.
+  bool shouldRewrite() { return !Filter || Filter->allow(); }
+  void setRewriteFilter(RewriteFilter *F) { Filter = F; }
+
+private:
+  RewriteFilter *Filter = nullptr;
 };
 
 using PassFactory = std::function<std::unique_ptr<Pass>()>;
@@ -28,6 +62,9 @@ struct PassEntry {
   std::string Name;
   std::string Description;
   PassFactory Create;
+  /// Test-only passes (deliberately wrong ones among them) are never part
+  /// of a -O pipeline and are listed apart.
+  bool TestOnly = false;
 };
 
 const std::vector<PassEntry> &registeredPasses();
