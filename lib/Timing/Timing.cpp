@@ -1,5 +1,7 @@
 //===- Timing.cpp - Timing a launch spec; K0/K1 comparisons ---------------===//
 #include "asmevo/Timing/Timing.h"
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Emulator/Emulator.h"
 #include "asmevo/Emulator/LaunchSession.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -117,4 +119,25 @@ void Comparison::writeJSON(json::OStream &J) const {
     J.attribute("robustly_slower", RobustlySlower);
     J.attribute("source", "model (not measured)");
   });
+}
+
+Expected<TracedCodeObject>
+asmevo::timing::traceCodeObject(const CodeObject &CO, const emu::LaunchSpec &Spec,
+                                const emu::SessionOptions &SO,
+                                const TimingConfig &C, unsigned MaxSample) {
+  TracedCodeObject T;
+  auto Emu = emu::Emulator::create(CO);
+  if (!Emu)
+    return Emu.takeError();
+  T.Emu = std::move(*Emu);
+  auto S = emu::LaunchSession::create(Spec, *T.Emu, SO);
+  if (!S)
+    return S.takeError();
+  T.Session = std::move(*S);
+  auto R = traceSession(*T.Session, C, MaxSample);
+  if (!R)
+    return createStringError("%s: %s", CO.name().str().c_str(),
+                             toString(R.takeError()).c_str());
+  T.Run = std::move(*R);
+  return std::move(T);
 }

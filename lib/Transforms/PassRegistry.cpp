@@ -2,6 +2,9 @@
 #include "asmevo/Transforms/Pass.h"
 #include "InsertNops.h"
 #include "RelaxWaitcnt.h"
+#include "ViolationSites.h"
+#include "asmevo/Analysis/ISAFacts.h"
+#include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -31,37 +34,89 @@ const PassEntry *asmevo::findPass(StringRef Name) {
   return nullptr;
 }
 
+/// (opcode, operands) of each instruction of \p MF, as a sorted list: the
+/// multiset PassStat compares.
+static std::vector<unsigned> instructionPrints(const MachineFunction &MF) {
+  std::vector<unsigned> H;
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineInstr &MI : MBB)
+      if (!MI.isMetaInstruction())
+        H.push_back(MachineInstrExpressionTrait::getHashValue(&MI));
+  llvm::sort(H);
+  return H;
+}
+
+static void countChanges(const std::vector<unsigned> &Before,
+                         const std::vector<unsigned> &After, PassStat &S) {
+  std::vector<unsigned> Common;
+  std::set_intersection(Before.begin(), Before.end(), After.begin(),
+                        After.end(), std::back_inserter(Common));
+  uint64_t Removed = Before.size() - Common.size();
+  uint64_t Added = After.size() - Common.size();
+  uint64_t Rewritten = std::min(Removed, Added);
+  S.Rewritten += Rewritten;
+  S.Removed += Removed - Rewritten;
+  S.Added += Added - Rewritten;
+}
+
 Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
                           const PipelineOptions &Opts) {
-  SmallVector<StringRef, 4> Names;
-  Pipeline.split(Names, ',', -1, false);
+  auto Names = expandPipeline(Pipeline);
+  if (!Names)
+    return Names.takeError();
   std::vector<std::unique_ptr<Pass>> Passes;
-  for (StringRef N : Names) {
-    const PassEntry *PI = findPass(N.trim());
-    if (!PI) {
-      std::string Known;
-      for (const PassEntry &P : registeredPasses())
-        Known += " " + P.Name;
-      return createStringError("unknown pass '" + N.trim() +
-                               "'; registered passes:" + Known);
-    }
-    Passes.push_back(PI->Create());
+  for (const std::string &N : *Names) {
+    Passes.push_back(findPass(N)->Create());
+    auto F = Opts.Filters.find(N);
+    if (F != Opts.Filters.end())
+      Passes.back()->setRewriteFilter(F->second);
   }
   // Passes edit only functions the MachineVerifier accepts.
   LM.finalize();
+  std::unique_ptr<ISAFacts> Facts;
+  std::map<std::string, std::multiset<ViolationSite>> InputSites;
+  if (Opts.VerifyEach) {
+    Facts = std::make_unique<ISAFacts>(LM.target());
+    InputSites = collectViolationSites(LM, *Facts);
+  }
   for (auto &P : Passes) {
+    PassStat Stat;
+    Stat.Pass = P->name().str();
     for (LiftedFunction &LF : LM.functions()) {
       if (!LF.Simple || !LF.MF)
         continue;
+      std::vector<unsigned> Before;
+      if (Opts.Stats)
+        Before = instructionPrints(*LF.MF);
       auto Changed = P->run(LM, LF);
       if (!Changed)
         return createStringError(LM.original().name() + ": pass '" +
                                  P->name() + "' on '" + LF.Range.Name +
                                  "': " + toString(Changed.takeError()));
+      if (*Changed && Opts.Stats) {
+        ++Stat.FunctionsChanged;
+        countChanges(Before, instructionPrints(*LF.MF), Stat);
+      }
     }
-    if (Opts.VerifyEach)
+    if (Opts.VerifyEach) {
       if (Error E = LM.verify(("After " + P->name()).str()))
         return E;
+      auto New = introducedViolations(InputSites,
+                                      collectViolationSites(LM, *Facts));
+      Stat.IntroducedViolations = New.size();
+      if (!New.empty()) {
+        std::string Msg = LM.original().name().str() + ": pass '" +
+                          P->name().str() + "' introduced " +
+                          std::to_string(New.size()) +
+                          " hazard/waitcnt violation(s), a bug in the pass: ";
+        for (size_t I = 0; I < New.size() && I < 3; ++I)
+          Msg += (I ? "; " : "") + New[I].first + ": " +
+                 New[I].second.describe();
+        return createStringError(Msg);
+      }
+    }
+    if (Opts.Stats)
+      Opts.Stats->push_back(Stat);
     bool Print = Opts.PrintAfterAll || is_contained(Opts.PrintAfter, P->name()) ||
                  shouldPrintAfterPass(P->name());
     if (Print && Opts.PrintStream) {

@@ -72,37 +72,28 @@ static int fail(const Twine &Msg, int Status = 2) {
 }
 
 namespace {
-/// Everything one code object's timing run keeps alive.
+/// A code object and its traces (which point into it).
 struct Timed {
   std::unique_ptr<CodeObject> CO;
-  std::unique_ptr<Emulator> Emu;
-  std::unique_ptr<LaunchSession> Session;
-  TracedRun Run;
+  TracedCodeObject T;
 };
 } // namespace
 
-static Expected<Timed> traceOne(StringRef Path, const LaunchSpec &Spec,
-                                const SessionOptions &SO,
-                                const TimingConfig &C) {
-  Timed T;
+static Expected<std::unique_ptr<Timed>> traceOne(StringRef Path,
+                                                 const LaunchSpec &Spec,
+                                                 const SessionOptions &SO,
+                                                 const TimingConfig &C) {
   auto CO = verify::loadRunnableCodeObject(Path);
   if (!CO)
     return CO.takeError();
-  T.CO = std::move(*CO);
-  auto Emu = Emulator::create(*T.CO);
-  if (!Emu)
-    return Emu.takeError();
-  T.Emu = std::move(*Emu);
-  auto S = LaunchSession::create(Spec, *T.Emu, SO);
-  if (!S)
-    return S.takeError();
-  T.Session = std::move(*S);
-  auto R = traceSession(*T.Session, C, MaxSample);
-  if (!R)
+  auto T = traceCodeObject(**CO, Spec, SO, C, MaxSample);
+  if (!T)
     return createStringError("%s: %s", Path.str().c_str(),
-                             toString(R.takeError()).c_str());
-  T.Run = std::move(*R);
-  return std::move(T);
+                             toString(T.takeError()).c_str());
+  auto Out = std::make_unique<Timed>();
+  Out->CO = std::move(*CO);
+  Out->T = std::move(*T);
+  return std::move(Out);
 }
 
 int timeCommand() {
@@ -131,24 +122,24 @@ int timeCommand() {
       return fail("--set expects NAME=VALUE, got '" + S + "'");
     SO.Overrides[N.str()] = V.str();
   }
-  std::vector<Timed> Runs;
+  std::vector<std::unique_ptr<Timed>> Runs;
   for (const std::string &P : Inputs) {
     auto T = traceOne(P, *Spec, SO, *C);
     if (!T)
       return fail(toString(T.takeError()));
-    for (const std::string &W : T->Run.Warnings)
+    for (const std::string &W : (*T)->T.Run.Warnings)
       WithColor::warning(errs(), "asmevo-verify time") << P << ": " << W;
     Runs.push_back(std::move(*T));
   }
   std::vector<TimingReport> Reports;
-  for (Timed &T : Runs)
-    Reports.push_back(simulate(T.Run.Launches, *C));
+  for (auto &T : Runs)
+    Reports.push_back(simulate(T->T.Run.Launches, *C));
   bool Modelable = true;
   for (const TimingReport &R : Reports)
     Modelable &= R.Modelable;
   std::optional<Comparison> Cmp;
   if (Runs.size() == 2)
-    Cmp = compare(Runs[0].Run.Launches, Runs[1].Run.Launches, *C, Sensitivity,
+    Cmp = compare(Runs[0]->T.Run.Launches, Runs[1]->T.Run.Launches, *C, Sensitivity,
                   SensSeed);
   if (Json) {
     json::OStream J(outs(), 2);
@@ -159,7 +150,7 @@ int timeCommand() {
           J.object([&] {
             J.attribute("file", Inputs[I]);
             J.attribute("emulation_cpu_seconds",
-                        Runs[I].Run.EmulationSeconds);
+                        Runs[I]->T.Run.EmulationSeconds);
             J.attribute("model_cpu_seconds", Reports[I].ModelSeconds);
             J.attributeBegin("report");
             Reports[I].writeJSON(J);
@@ -180,7 +171,7 @@ int timeCommand() {
       Reports[I].print(outs());
       if (Hotspots)
         Reports[I].printHotspots(outs(), Hotspots, [&](uint64_t A) {
-          return Runs[I].Emu->instructionText(A);
+          return Runs[I]->T.Emu->instructionText(A);
         });
     }
     if (Cmp)

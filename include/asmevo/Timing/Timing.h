@@ -12,6 +12,7 @@
 #define ASMEVO_TIMING_TIMING_H
 
 #include "asmevo/Timing/Model.h"
+#include "asmevo/Emulator/LaunchSession.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <vector>
@@ -37,6 +38,20 @@ struct TracedRun {
 llvm::Expected<TracedRun> traceSession(emu::LaunchSession &S,
                                        const TimingConfig &C,
                                        unsigned MaxSample);
+
+/// A code object's traced launches with everything they point into.
+struct TracedCodeObject {
+  std::unique_ptr<emu::Emulator> Emu;
+  std::unique_ptr<emu::LaunchSession> Session;
+  TracedRun Run;
+};
+
+/// traceSession over a fresh emulator and session of \p CO (which must
+/// outlive the result).
+llvm::Expected<TracedCodeObject>
+traceCodeObject(const CodeObject &CO, const emu::LaunchSpec &Spec,
+                const emu::SessionOptions &SO, const TimingConfig &C,
+                unsigned MaxSample);
 
 struct Comparison {
   double Base0 = 0, Base1 = 0; ///< Microseconds under the configuration.

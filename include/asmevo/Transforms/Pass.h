@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -70,12 +71,39 @@ struct PassEntry {
 const std::vector<PassEntry> &registeredPasses();
 const PassEntry *findPass(llvm::StringRef Name);
 
+/// What one pass of a pipeline did to a module (`--pass-stats`).
+/// Instructions are compared as multisets of (opcode, operands) per
+/// function: an instruction that only moved counts as nothing, one whose
+/// operands changed as rewritten (a removed and an added one, paired).
+struct PassStat {
+  std::string Pass;
+  unsigned FunctionsChanged = 0;
+  uint64_t Added = 0, Removed = 0, Rewritten = 0;
+  /// Hazard and waitcnt violations at sites the input did not have.
+  unsigned IntroducedViolations = 0;
+};
+
 struct PipelineOptions {
+  /// The MachineVerifier after every pass, and our hazard and waitcnt
+  /// checks: a violation at a site (rule, consumer, producer by original
+  /// address) the input did not have is the pass's bug and an error.
   bool VerifyEach = false;
   bool PrintAfterAll = false;
   std::vector<std::string> PrintAfter;
   llvm::raw_ostream *PrintStream = nullptr;
+  /// Filled per pass, in pipeline order, when set.
+  std::vector<PassStat> *Stats = nullptr;
+  /// Per pass name: which of its rewrites may apply (reduction mode).
+  std::map<std::string, RewriteFilter *> Filters;
 };
+
+/// The passes of \p Pipeline: comma-separated names, where "O1" and "O2"
+/// stand for the pipelines of optimizationPipeline().
+llvm::Expected<std::vector<std::string>>
+expandPipeline(llvm::StringRef Pipeline);
+
+/// The -O1 / -O2 pass lists (Pipelines.cpp says why in this order).
+std::vector<std::string> optimizationPipeline(unsigned Level);
 
 /// Runs the comma-separated \p Pipeline over every simple function.
 llvm::Error runPipeline(LiftedModule &LM, llvm::StringRef Pipeline,

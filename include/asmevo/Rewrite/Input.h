@@ -1,0 +1,62 @@
+//===- Input.h - An input file as the rewriter holds it ---------*- C++ -*-===//
+//
+// Every tool (asmevo-opt, asmevo-link --optimize, --evolve, the MCP server)
+// reads its input here: a code object, an offload bundle, a HIP host
+// binary, MachineIR text or assembler text. Containers keep their bytes, so
+// that writing them back replaces only the device code objects that were
+// rebuilt and leaves the rest of the file as it was.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_REWRITE_INPUT_H
+#define ASMEVO_REWRITE_INPUT_H
+
+#include "asmevo/CodeObject/InputFile.h"
+#include "asmevo/Lift/LiftedModule.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace asmevo {
+
+struct RewriteInput {
+  std::string Path;
+  InputKind Kind = InputKind::Unknown;
+  std::unique_ptr<llvm::MemoryBuffer> Buffer;
+  /// One per AMDGPU code object, in file order.
+  std::vector<std::unique_ptr<LiftedModule>> Modules;
+
+  llvm::StringRef bytes() const { return Buffer->getBuffer(); }
+  bool isContainer() const {
+    return Kind == InputKind::OffloadBundle || Kind == InputKind::HostBinary;
+  }
+};
+
+/// Reads \p Path ("-" is stdin) and lifts every code object it holds.
+llvm::Expected<RewriteInput> loadRewriteInput(llvm::StringRef Path,
+                                              const LiftOptions &LO);
+
+/// Assembler text, assembled and linked with the lld arguments the text
+/// names in its "asmevo-lld-args:" comment.
+llvm::Expected<std::vector<uint8_t>> assembleAndLink(llvm::StringRef Text,
+                                                     llvm::StringRef Path);
+
+/// \p In's container with module I's code object replaced by
+/// \p NewObjects[I]; a module whose entry is nullopt keeps its bytes.
+llvm::Expected<std::vector<uint8_t>>
+writeContainer(const RewriteInput &In,
+               llvm::ArrayRef<std::optional<std::vector<uint8_t>>> NewObjects,
+               std::vector<std::string> &Warnings);
+
+/// Writes \p Bytes to \p Path atomically (nothing is left behind on
+/// error); "-" is stdout. \p ModeFrom: copy that file's permission bits (a
+/// rewritten HIP executable must stay executable).
+llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Bytes,
+                            llvm::StringRef ModeFrom = "");
+
+} // namespace asmevo
+
+#endif

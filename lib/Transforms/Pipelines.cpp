@@ -1,0 +1,71 @@
+//===- Pipelines.cpp - The -O1 and -O2 pass lists -------------------------===//
+//
+// -O1 changes only what keeps every instruction where it is or removes
+// instructions without reordering the rest: wait counts and s_nops. Those
+// edits are also the ones an in-place patch can carry.
+//
+// -O2 adds the passes that move, merge and rewrite instructions, in this
+// order, for these reasons:
+//   1. redundancy-elim first: dead writes and duplicate moves removed
+//      give every later pass less to look at and fewer false dependencies.
+//   2. scalarize, pack-f32, mem-widen: they change *which* instructions
+//      there are (SALU for VALU, one packed op for two, one wide load for
+//      several); the scheduler must see the final instruction mix.
+//   3. schedule-window: orders each block for the final mix, renumbering
+//      the waits it moves past memory operations.
+//   4. sink-waitcnt, relax-waitcnt, nop-shrink: after scheduling, every
+//      wait and s_nop is placed and sized for the order that will run.
+//   5. setprio, block-layout: touch only control flow and priority, so
+//      nothing after them needs to be recomputed.
+// A pass not built yet is simply absent from the list (the list holds
+// only registered passes, see optimizationPipeline()).
+//
+//===----------------------------------------------------------------------===//
+#include "asmevo/Transforms/Pass.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+std::vector<std::string> asmevo::optimizationPipeline(unsigned Level) {
+  static const char *const O1[] = {"relax-waitcnt", "nop-shrink"};
+  static const char *const O2[] = {
+      "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
+      "schedule-window", "sink-waitcnt", "relax-waitcnt", "nop-shrink",
+      "setprio",         "block-layout"};
+  std::vector<std::string> Out;
+  if (Level == 0)
+    return Out;
+  auto Add = [&](ArrayRef<const char *> Names) {
+    for (const char *N : Names)
+      if (findPass(N))
+        Out.push_back(N);
+  };
+  if (Level == 1)
+    Add(O1);
+  else
+    Add(O2);
+  return Out;
+}
+
+Expected<std::vector<std::string>> asmevo::expandPipeline(StringRef Pipeline) {
+  SmallVector<StringRef, 8> Names;
+  Pipeline.split(Names, ',', -1, false);
+  std::vector<std::string> Out;
+  for (StringRef N : Names) {
+    N = N.trim();
+    if (N == "O1" || N == "O2") {
+      auto P = optimizationPipeline(N == "O1" ? 1 : 2);
+      Out.insert(Out.end(), P.begin(), P.end());
+      continue;
+    }
+    if (!findPass(N)) {
+      std::string Known;
+      for (const PassEntry &P : registeredPasses())
+        Known += " " + P.Name;
+      return createStringError("unknown pass '" + N +
+                               "'; registered passes:" + Known);
+    }
+    Out.push_back(N.str());
+  }
+  return Out;
+}
