@@ -16,9 +16,14 @@
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Emit/RoundTrip.h"
 #include "asmevo/Lift/LiftedModule.h"
+#include "asmevo/Emulator/LaunchSpec.h"
+#include "asmevo/Rewrite/Input.h"
+#include "asmevo/Rewrite/Optimizer.h"
+#include "asmevo/Rewrite/Report.h"
 #include "asmevo/Transforms/Pass.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -83,139 +88,49 @@ static cl::opt<bool> ListPasses("list-passes",
                                 cl::desc("List the registered passes"),
                                 cl::cat(Cat));
 
+static cl::opt<bool> O1("O1", cl::desc("Optimize: wait counts and s_nops "
+                                       "only (behind the gate)"),
+                        cl::cat(Cat));
+static cl::opt<bool> O2("O2", cl::desc("Optimize: every rule-based pass "
+                                       "(behind the gate)"),
+                        cl::cat(Cat));
+static cl::opt<std::string>
+    SpecPath("spec",
+             cl::desc("Launch spec: candidates are accepted only when "
+                      "asmevo-verify finds them equivalent and the timing "
+                      "robustly faster"),
+             cl::value_desc("file"), cl::cat(Cat));
+static cl::opt<bool> TrustStatic(
+    "trust-static",
+    cl::desc("Without a launch spec, accept candidates that pass the static "
+             "checks (nothing is executed or timed: see README)"),
+    cl::cat(Cat));
+static cl::opt<std::string>
+    ReportPath("report", cl::desc("Write the run's report as JSON "
+                                  "(docs/optimize-report.md)"),
+               cl::value_desc("file"), cl::cat(Cat));
+static cl::opt<bool> PassStats("pass-stats",
+                               cl::desc("Print what each pass changed"),
+                               cl::cat(Cat));
+static cl::opt<bool> NoSubsets(
+    "no-subsets",
+    cl::desc("When the whole pipeline is rejected, do not try subsets"),
+    cl::cat(Cat));
+static cl::opt<unsigned> Sensitivity(
+    "sensitivity",
+    cl::desc("Perturbed timing-parameter sets a candidate must be faster "
+             "under"),
+    cl::init(8), cl::cat(Cat));
+static cl::opt<std::string>
+    TimingConfig("timing-config",
+                 cl::desc("Cycle-model parameters: mi300x or a YAML file"),
+                 cl::init("mi300x"), cl::cat(Cat));
+static cl::opt<bool> Quiet("quiet", cl::desc("Do not print the report"),
+                           cl::cat(Cat));
+
 static int fail(const Twine &Msg) {
   WithColor::error(errs(), "asmevo-opt") << Msg << "\n";
   return 1;
-}
-
-/// Writes \p Bytes to \p Path atomically: nothing is left behind on error.
-/// \p ModeFrom: copy that file's permission bits (a rewritten HIP
-/// executable must stay executable).
-static Error writeOutput(StringRef Path, StringRef Bytes,
-                         StringRef ModeFrom = "") {
-  if (Path == "-") {
-    outs() << Bytes;
-    return Error::success();
-  }
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return createStringError(EC, "cannot open " + Path);
-  Out.os() << Bytes;
-  Out.os().close();
-  if (Out.os().has_error())
-    return createStringError(Out.os().error(), "cannot write " + Path);
-  if (!ModeFrom.empty()) {
-    auto Perms = sys::fs::getPermissions(ModeFrom);
-    if (Perms)
-      if (std::error_code PEC = sys::fs::setPermissions(Path, *Perms))
-        return createStringError(PEC, "cannot set the permissions of " + Path);
-  }
-  Out.keep();
-  return Error::success();
-}
-
-/// Assembler text: assemble, then link with the lld arguments the text
-/// names in its "asmevo-lld-args:" comment.
-static Expected<std::vector<uint8_t>> assembleAndLink(StringRef Text,
-                                                      StringRef Path) {
-  auto Obj = assemble(Text, Path);
-  if (!Obj)
-    return Obj.takeError();
-  std::vector<std::string> Args;
-  size_t P = Text.find(lldArgsCommentTag());
-  if (P != StringRef::npos) {
-    StringRef Line =
-        Text.drop_front(P + lldArgsCommentTag().size()).split('\n').first;
-    SmallVector<StringRef, 4> Parts;
-    Line.split(Parts, ' ', -1, false);
-    for (StringRef A : Parts)
-      if (A.starts_with("--build-id="))
-        Args.push_back(A.str());
-  }
-  auto Linked = linkRelocatable(*Obj, Args);
-  if (!Linked)
-    return createStringError(Path + ": " + toString(Linked.takeError()));
-  return std::move(*Linked);
-}
-
-/// A bundle file or a HIP host binary with its device code objects
-/// rebuilt; LMs are the lifted device entries in file order.
-static Expected<std::vector<uint8_t>>
-rewriteContainer(StringRef Path, InputKind Kind,
-                 std::vector<std::unique_ptr<LiftedModule>> &LMs) {
-  auto BufOrErr = MemoryBuffer::getFileOrSTDIN(Path, false, false);
-  if (!BufOrErr)
-    return createStringError(BufOrErr.getError(), Path + ": cannot read");
-  StringRef Bytes = (*BufOrErr)->getBuffer();
-  auto Entries = Kind == InputKind::HostBinary ? readHostFatbin(Bytes, Path)
-                                               : readOffloadBundles(Bytes, Path);
-  if (!Entries)
-    return Entries.takeError();
-  std::vector<std::vector<uint8_t>> NewData(Entries->size());
-  unsigned Next = 0;
-  for (unsigned I = 0; I < Entries->size(); ++I) {
-    StringRef D(reinterpret_cast<const char *>((*Entries)[I].Data.data()),
-                (*Entries)[I].Data.size());
-    if (!isAMDGPUCodeObject(D))
-      continue;
-    if (Next >= LMs.size())
-      return createStringError(Path + ": bundle entries changed under us");
-    auto R = rebuild(*LMs[Next++]);
-    if (!R)
-      return R.takeError();
-    NewData[I] = std::move(R->Linked);
-  }
-  if (Kind == InputKind::HostBinary) {
-    std::vector<std::string> Warnings;
-    auto Out = rewriteHostFatbin(Bytes, Path, *Entries, NewData, Warnings);
-    for (const std::string &W : Warnings)
-      WithColor::warning(errs(), "asmevo-opt") << W << "\n";
-    return Out;
-  }
-  return rewriteBundles(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bytes.data()),
-                        Bytes.size()),
-      *Entries, NewData, Path, /*AllowGrowth=*/true);
-}
-
-static Expected<std::vector<std::unique_ptr<LiftedModule>>>
-loadInput(StringRef Path, const LiftOptions &LO) {
-  auto BufOrErr = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
-                                               /*RequiresNullTerminator=*/false);
-  if (!BufOrErr)
-    return createStringError(BufOrErr.getError(), Path + ": cannot read");
-  StringRef Bytes = (*BufOrErr)->getBuffer();
-  std::vector<std::unique_ptr<LiftedModule>> Out;
-  InputKind K = classifyInput(Path, Bytes);
-  if (K == InputKind::MIR) {
-    auto LM = LiftedModule::parseMIR(Bytes, Path);
-    if (!LM)
-      return LM.takeError();
-    Out.push_back(std::move(*LM));
-    return std::move(Out);
-  }
-  Expected<std::vector<InputCodeObject>> COs = std::vector<InputCodeObject>();
-  if (K == InputKind::Assembly) {
-    auto Linked = assembleAndLink(Bytes, Path);
-    if (!Linked)
-      return Linked.takeError();
-    COs->push_back({Path.str(), std::move(*Linked)});
-  } else {
-    COs = extractCodeObjects(Bytes, Path);
-  }
-  if (!COs)
-    return COs.takeError();
-  for (InputCodeObject &ICO : *COs) {
-    auto CO = CodeObject::create(ArrayRef<uint8_t>(ICO.Bytes), ICO.Name);
-    if (!CO)
-      return CO.takeError();
-    auto LM = LiftedModule::lift(std::move(*CO), LO);
-    if (!LM)
-      return LM.takeError();
-    Out.push_back(std::move(*LM));
-  }
-  return std::move(Out);
 }
 
 static void printReport(raw_ostream &OS, StringRef PathName,
@@ -318,6 +233,125 @@ static Expected<bool> roundTrip(LiftedModule &LM, raw_ostream &OS,
   return AllOk;
 }
 
+static StringRef asBytes(ArrayRef<uint8_t> B) {
+  return StringRef(reinterpret_cast<const char *>(B.data()), B.size());
+}
+
+static void printPassStats(raw_ostream &OS, StringRef Name,
+                           ArrayRef<PassStat> Stats) {
+  OS << "pass stats for " << Name << ":\n";
+  for (const PassStat &S : Stats)
+    OS << formatv("  {0,-18} functions changed {1}, instructions added {2}, "
+                  "removed {3}, rewritten {4}, introduced violations {5}\n",
+                  S.Pass, S.FunctionsChanged, S.Added, S.Removed,
+                  S.Rewritten, S.IntroducedViolations);
+}
+
+namespace {
+/// Option values taken before lld can reset them (see main).
+struct DriverOptions {
+  std::string In, Out, AddrMap, Spec, Report, Pipeline;
+  EmitKind EmitK = EmitKind::Obj;
+  bool Gated = false, TrustStatic = false, PassStats = false,
+       Subsets = true, Quiet = false, VerifyEach = false;
+  unsigned Sensitivity = 8;
+  std::string TimingConfig;
+  std::vector<std::string> Kernels;
+};
+} // namespace
+
+/// -O1/-O2/--spec: every code object through the optimizer and its gate;
+/// what the gate does not accept keeps its original bytes.
+static int optimize(RewriteInput &In, const DriverOptions &D) {
+  auto Passes = expandPipeline(D.Pipeline);
+  if (!Passes)
+    return fail(toString(Passes.takeError()));
+  std::optional<emu::LaunchSpec> Spec;
+  if (!D.Spec.empty()) {
+    auto S = emu::LaunchSpec::load(D.Spec);
+    if (!S)
+      return fail(toString(S.takeError()));
+    Spec = std::move(*S);
+  }
+  if (D.EmitK != EmitKind::Obj)
+    return fail("-O1/-O2/--spec write code objects (--emit=obj)");
+  OptimizeOptions O;
+  O.Passes = *Passes;
+  O.Lift.Kernels = D.Kernels;
+  O.Gate.Spec = Spec ? &*Spec : nullptr;
+  O.Gate.TrustStatic = D.TrustStatic;
+  O.Gate.Sensitivity = D.Sensitivity;
+  O.Gate.TimingConfig = D.TimingConfig;
+  O.TrySubsets = D.Subsets;
+  O.Print.PrintStream = &errs();
+  RunReport R;
+  R.Input = D.In;
+  R.Output = D.Out;
+  R.Spec = D.Spec;
+  R.Pipeline = *Passes;
+  R.TrustStatic = D.TrustStatic && !Spec;
+  std::vector<std::optional<std::vector<uint8_t>>> NewObjects;
+  for (auto &LM : In.Modules) {
+    if (!D.Quiet && In.Modules.size() > 1)
+      errs() << "asmevo-opt: optimizing " << LM->original().name() << " ("
+             << NewObjects.size() + 1 << " of " << In.Modules.size()
+             << ")\n";
+    auto M = optimizeCodeObject(LM->original(), O);
+    if (!M)
+      return fail(toString(M.takeError()));
+    NewObjects.push_back(M->Bytes);
+    R.Modules.push_back(std::move(*M));
+  }
+  std::string OutBytes;
+  if (In.isContainer()) {
+    std::vector<std::string> Warnings;
+    auto Bytes = writeContainer(In, NewObjects, Warnings);
+    if (!Bytes)
+      return fail(toString(Bytes.takeError()));
+    for (const std::string &W : Warnings)
+      WithColor::warning(errs(), "asmevo-opt") << W << "\n";
+    OutBytes = asBytes(*Bytes).str();
+  } else {
+    if (In.Modules.size() != 1)
+      return fail(In.Path + ": expected one code object");
+    OutBytes = NewObjects[0] ? asBytes(*NewObjects[0]).str()
+                             : asBytes(In.Modules[0]->original().image()).str();
+  }
+  if (!D.Quiet)
+    printRunReport(errs(), R);
+  if (D.PassStats)
+    for (const ModuleOutcome &M : R.Modules)
+      printPassStats(errs(), M.Name, M.Stats);
+  if (!D.Report.empty()) {
+    std::string J;
+    raw_string_ostream JOS(J);
+    JOS << formatv("{0:2}", runReportJSON(R)) << "\n";
+    if (Error E = writeOutputFile(D.Report, J))
+      return fail(toString(std::move(E)));
+  }
+  if (!D.AddrMap.empty()) {
+    if (In.Modules.size() != 1)
+      return fail("--address-map takes an input with one code object");
+    std::string Map;
+    raw_string_ostream MOS(Map);
+    if (R.Modules[0].Rebuilt)
+      writeAddressMap(MOS, *R.Modules[0].Rebuilt);
+    else
+      MOS << "# unchanged: every address maps to itself\n";
+    if (Error E = writeOutputFile(D.AddrMap, Map))
+      return fail(toString(std::move(E)));
+  }
+  std::string Out = D.Out.empty() ? "-" : D.Out;
+  if (Out == "-" && outs().is_displayed())
+    return fail("refusing to write a code object to a terminal; use -o");
+  if (Error E = writeOutputFile(Out, OutBytes,
+                                In.Kind == InputKind::HostBinary
+                                    ? StringRef(In.Path)
+                                    : StringRef()))
+    return fail(toString(std::move(E)));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   // -print-after-all and -print-after=NAME are LLVM's own options (they
@@ -328,31 +362,60 @@ int main(int argc, char **argv) {
       O->setHiddenFlag(cl::NotHidden);
   cl::ParseCommandLineOptions(argc, argv, "AsmEvo post-link optimizer\n");
   if (ListPasses) {
-    for (const PassEntry &P : registeredPasses())
-      outs() << P.Name << " - " << P.Description << "\n";
+    for (bool Test : {false, true}) {
+      if (Test)
+        outs() << "test-only passes (never in a -O pipeline):\n";
+      for (const PassEntry &P : registeredPasses())
+        if (P.TestOnly == Test)
+          outs() << P.Name << " - " << P.Description << "\n";
+    }
+    outs() << "-O1: " << join(optimizationPipeline(1), ",") << "\n";
+    outs() << "-O2: " << join(optimizationPipeline(2), ",") << "\n";
     return 0;
   }
   if (InputPath.empty())
     return fail("no input file (see --help)");
+  if (O1 && O2)
+    return fail("-O1 and -O2 are exclusive");
   // lld resets every cl::opt when it links in-process (it re-parses its
   // own -mllvm options), so take the values now.
-  const std::string OutPath = OutputPath, AddrMapPath = AddressMapPath;
-  const std::string InPath = InputPath;
-  const EmitKind EmitK = Emit;
+  DriverOptions D;
+  D.In = InputPath;
+  D.Out = OutputPath;
+  D.AddrMap = AddressMapPath;
+  D.Spec = SpecPath;
+  D.Report = ReportPath;
+  D.EmitK = Emit;
+  D.TrustStatic = TrustStatic;
+  D.PassStats = PassStats;
+  D.Subsets = !NoSubsets;
+  D.Quiet = Quiet;
+  D.VerifyEach = VerifyEach;
+  D.Sensitivity = Sensitivity;
+  D.TimingConfig = TimingConfig;
+  D.Kernels.assign(Kernels.begin(), Kernels.end());
+  D.Pipeline = O1 ? "O1" : O2 ? "O2" : "";
+  for (const std::string &P : {Passes.getValue(), RunPass.getValue()})
+    if (!P.empty())
+      D.Pipeline = D.Pipeline.empty() ? P : D.Pipeline + "," + P;
+  D.Gated = O1 || O2 || !D.Spec.empty();
   const std::vector<std::string> RTPaths(RoundTripPaths.begin(),
                                          RoundTripPaths.end());
   LiftOptions LO;
-  LO.Kernels.assign(Kernels.begin(), Kernels.end());
+  LO.Kernels = D.Kernels;
   // A rebuild without passes emits every function from its bytes; what
   // reads or edits MachineIR finalizes (live-ins, verifier gate) itself.
   LO.Finalize = Info || VerifyEach;
-  InputKind InKind = InputKind::Unknown;
-  if (auto B = MemoryBuffer::getFileOrSTDIN(InPath, false, false))
-    InKind = classifyInput(InPath, (*B)->getBuffer());
-  auto LMs = loadInput(InPath, LO);
-  if (!LMs)
-    return fail(toString(LMs.takeError()));
+  if (D.Gated)
+    LO.Finalize = false;
+  auto Loaded = loadRewriteInput(D.In, LO);
+  if (!Loaded)
+    return fail(toString(Loaded.takeError()));
+  RewriteInput &In = *Loaded;
+  auto *LMs = &In.Modules;
 
+  if (D.Gated && !Info && Analyze == AnalyzeKind::None && !RoundTripCheck)
+    return optimize(In, D);
   if (Info) {
     for (auto &LM : *LMs)
       printInfo(outs(), *LM);
@@ -379,42 +442,55 @@ int main(int argc, char **argv) {
     return AllOk ? 0 : 2;
   }
 
-  std::string Pipeline = Passes;
-  if (!RunPass.empty())
-    Pipeline = Pipeline.empty() ? RunPass.getValue() : Pipeline + "," + RunPass;
+  // Passes without the gate: what lit tests and pass developers run.
   PipelineOptions PO;
-  PO.VerifyEach = VerifyEach;
+  PO.VerifyEach = D.VerifyEach;
   PO.PrintStream = &errs();
+  std::vector<PassStat> Stats;
+  if (D.PassStats)
+    PO.Stats = &Stats;
   for (auto &LM : *LMs)
-    if (!Pipeline.empty())
-      if (Error E = runPipeline(*LM, Pipeline, PO))
+    if (!D.Pipeline.empty()) {
+      Stats.clear();
+      if (Error E = runPipeline(*LM, D.Pipeline, PO))
         return fail(toString(std::move(E)));
+      if (D.PassStats)
+        printPassStats(errs(), LM->original().name(), Stats);
+    }
 
-  std::string Out = OutPath.empty() ? "-" : OutPath;
-  if (EmitK == EmitKind::Obj && (InKind == InputKind::OffloadBundle ||
-                                 InKind == InputKind::HostBinary)) {
-    auto Bytes = rewriteContainer(InPath, InKind, *LMs);
+  std::string Out = D.Out.empty() ? "-" : D.Out;
+  if (D.EmitK == EmitKind::Obj && In.isContainer()) {
+    std::vector<std::optional<std::vector<uint8_t>>> NewObjects;
+    for (auto &LM : *LMs) {
+      auto R = rebuild(*LM);
+      if (!R)
+        return fail(toString(R.takeError()));
+      NewObjects.push_back(std::move(R->Linked));
+    }
+    std::vector<std::string> Warnings;
+    auto Bytes = writeContainer(In, NewObjects, Warnings);
     if (!Bytes)
       return fail(toString(Bytes.takeError()));
+    for (const std::string &W : Warnings)
+      WithColor::warning(errs(), "asmevo-opt") << W << "\n";
     if (Out == "-" && outs().is_displayed())
       return fail("refusing to write a binary to a terminal; use -o");
-    if (Error E = writeOutput(Out, StringRef(reinterpret_cast<const char *>(
-                                                 Bytes->data()),
-                                             Bytes->size()),
-                              InKind == InputKind::HostBinary ? StringRef(InPath)
-                                                              : StringRef()))
+    if (Error E = writeOutputFile(Out, asBytes(*Bytes),
+                                  In.Kind == InputKind::HostBinary
+                                      ? StringRef(In.Path)
+                                      : StringRef()))
       return fail(toString(std::move(E)));
     return 0;
   }
   if (LMs->size() != 1)
-    return fail(InPath + ": holds " + Twine(LMs->size()) +
+    return fail(D.In + ": holds " + Twine(LMs->size()) +
                 " code objects; --emit=mir/asm/reloc take one (select it "
                 "with clang-offload-bundler --unbundle)");
   LiftedModule &LM = *LMs->front();
   std::string OutBytes;
   raw_string_ostream OS(OutBytes);
   RebuildResult R;
-  switch (EmitK) {
+  switch (D.EmitK) {
   case EmitKind::MIR:
     if (Error E = LM.printMIR(OS))
       return fail(toString(std::move(E)));
@@ -444,19 +520,19 @@ int main(int argc, char **argv) {
     break;
   }
   }
-  if ((EmitK == EmitKind::Obj || EmitK == EmitKind::Reloc) && Out == "-" &&
+  if ((D.EmitK == EmitKind::Obj || D.EmitK == EmitKind::Reloc) && Out == "-" &&
       outs().is_displayed())
     return fail("refusing to write a code object to a terminal; use -o");
-  if (!AddrMapPath.empty()) {
-    if (EmitK != EmitKind::Obj)
+  if (!D.AddrMap.empty()) {
+    if (D.EmitK != EmitKind::Obj)
       return fail("--address-map needs --emit=obj");
     std::string Map;
     raw_string_ostream MOS(Map);
     writeAddressMap(MOS, R);
-    if (Error E = writeOutput(AddrMapPath, Map))
+    if (Error E = writeOutputFile(D.AddrMap, Map))
       return fail(toString(std::move(E)));
   }
-  if (Error E = writeOutput(Out, OutBytes))
+  if (Error E = writeOutputFile(Out, OutBytes))
     return fail(toString(std::move(E)));
   return 0;
 }

@@ -1,0 +1,247 @@
+//===- Optimizer.cpp - The -O job on one code object ----------------------===//
+#include "asmevo/Rewrite/Optimizer.h"
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Emulator/LaunchSpec.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace asmevo {
+
+static uint64_t countInstructions(LiftedModule &LM) {
+  uint64_t N = 0;
+  for (LiftedFunction &LF : LM.functions()) {
+    if (!LF.Simple || !LF.MF) {
+      N += LF.NumInstrs;
+      continue;
+    }
+    for (MachineBasicBlock &MBB : *LF.MF)
+      for (MachineInstr &MI : MBB)
+        N += !MI.isMetaInstruction();
+  }
+  return N;
+}
+
+Expected<Candidate> buildCandidate(const CodeObject &K0,
+                                   ArrayRef<std::string> Passes,
+                                   const LiftOptions &LO,
+                                   const PipelineOptions &Base) {
+  Candidate C;
+  C.Passes.assign(Passes.begin(), Passes.end());
+  auto CO = CodeObject::create(K0.image(), K0.name());
+  if (!CO)
+    return CO.takeError();
+  LiftOptions L = LO;
+  L.Finalize = true;
+  auto LM = LiftedModule::lift(std::move(*CO), L);
+  if (!LM)
+    return LM.takeError();
+  PipelineOptions PO = Base;
+  PO.VerifyEach = true;
+  PO.Stats = &C.Stats;
+  if (!Passes.empty())
+    if (Error E = runPipeline(**LM, join(Passes, ","), PO))
+      return std::move(E);
+  for (const PassStat &S : C.Stats)
+    C.Changed |= S.FunctionsChanged > 0;
+  C.Instructions = countInstructions(**LM);
+  auto R = rebuild(**LM);
+  if (!R)
+    return R.takeError();
+  C.Rebuilt = std::move(*R);
+  for (const AddressMapEntry &E : C.Rebuilt.AddressMap)
+    C.Map.NewToOld[E.NewAddr] = E.OrigAddr;
+  C.Map.Path = (K0.name() + " (candidate)").str();
+  auto New = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
+                                (K0.name() + " (candidate)").str());
+  if (!New)
+    return New.takeError();
+  C.CO = std::move(*New);
+  return std::move(C);
+}
+
+namespace {
+/// One code object's search over pass sets.
+class Search {
+public:
+  Search(const CodeObject &K0, const OptimizeOptions &O, ModuleOutcome &Out)
+      : K0(K0), O(O), Out(Out) {}
+
+  Error run();
+
+private:
+  /// Builds and gates \p Passes; returns the index of its Attempt.
+  Expected<size_t> attempt(std::vector<std::string> Passes, bool First);
+  double score(const Attempt &A) const {
+    if (!A.Gate.Accepted)
+      return 0;
+    return A.Gate.Speed ? A.Gate.Speed->Median : 1.0;
+  }
+  /// Passes of \p S in pipeline order.
+  std::vector<std::string> ordered(const std::set<std::string> &S) const {
+    std::vector<std::string> R;
+    for (const std::string &P : O.Passes)
+      if (S.count(P) && !is_contained(R, P))
+        R.push_back(P);
+    return R;
+  }
+
+  const CodeObject &K0;
+  const OptimizeOptions &O;
+  ModuleOutcome &Out;
+  std::vector<Candidate> Candidates; ///< Parallel to Out.Attempts.
+};
+} // namespace
+
+Expected<size_t> Search::attempt(std::vector<std::string> Passes,
+                                 bool First) {
+  for (size_t I = 0; I < Out.Attempts.size(); ++I)
+    if (Out.Attempts[I].Passes == Passes)
+      return I;
+  Attempt A;
+  A.Passes = Passes;
+  PipelineOptions PO;
+  if (First)
+    PO = O.Print;
+  auto C = buildCandidate(K0, Passes, O.Lift, PO);
+  if (!C) {
+    // A pass that fails or breaks a static check rules out this set, not
+    // the run: the other sets may still be good.
+    A.Built = false;
+    A.Error = toString(C.takeError());
+    A.Gate.Check = "static";
+    A.Gate.Reason = A.Error;
+    Out.Attempts.push_back(std::move(A));
+    Candidates.emplace_back();
+    return Out.Attempts.size() - 1;
+  }
+  A.Changed = C->Changed;
+  if (!C->Changed) {
+    A.Gate.Reason = "no pass changed anything";
+  } else {
+    auto G = runGate(K0, *C->CO, C->Map, O.Gate);
+    if (!G)
+      return G.takeError();
+    A.Gate = std::move(*G);
+  }
+  Out.Attempts.push_back(std::move(A));
+  Candidates.push_back(std::move(*C));
+  return Out.Attempts.size() - 1;
+}
+
+Error Search::run() {
+  if (O.Passes.empty())
+    return Error::success();
+  auto Full = attempt(O.Passes, /*First=*/true);
+  if (!Full)
+    return Full.takeError();
+  size_t Best = *Full;
+  bool FullChanged = Out.Attempts[*Full].Changed || !Out.Attempts[*Full].Built;
+  if (!Out.Attempts[*Full].Gate.Accepted && O.TrySubsets &&
+      O.Passes.size() > 1 && FullChanged) {
+    // Each pass alone, then the accepted ones combined greedily from the
+    // best: the pass at fault in the whole pipeline drops out.
+    std::vector<std::pair<double, std::string>> Good;
+    for (const std::string &P : O.Passes) {
+      auto I = attempt({P}, false);
+      if (!I)
+        return I.takeError();
+      if (Out.Attempts[*I].Gate.Accepted)
+        Good.push_back({score(Out.Attempts[*I]), P});
+      if (score(Out.Attempts[*I]) > score(Out.Attempts[Best]))
+        Best = *I;
+    }
+    llvm::stable_sort(Good, [](auto &A, auto &B) { return A.first > B.first; });
+    if (Good.size() > 1) {
+      std::set<std::string> Set{Good.front().second};
+      for (size_t G = 1; G < Good.size(); ++G) {
+        std::set<std::string> Try = Set;
+        Try.insert(Good[G].second);
+        auto I = attempt(ordered(Try), false);
+        if (!I)
+          return I.takeError();
+        if (score(Out.Attempts[*I]) > score(Out.Attempts[Best])) {
+          Best = *I;
+          Set = Try;
+        }
+      }
+    }
+  }
+  const Attempt &A = Out.Attempts[Best];
+  if (A.Gate.Accepted && A.Changed) {
+    Candidate &C = Candidates[Best];
+    Out.Bytes = C.Rebuilt.Linked;
+    // The passes of the accepted set that changed something.
+    for (const PassStat &S : C.Stats)
+      if (S.FunctionsChanged && !is_contained(Out.AcceptedPasses, S.Pass))
+        Out.AcceptedPasses.push_back(S.Pass);
+    Out.Final = A.Gate;
+    Out.Stats = C.Stats;
+    Out.K1Instructions = C.Instructions;
+    if (!Out.Kernels.empty())
+      if (const KernelInfo *K = C.CO->findKernel(Out.Kernels.front()))
+        Out.K1VGPRs = K->KD.allocatedVGPRs();
+    Out.Rebuilt = std::move(C.Rebuilt);
+    Out.Why = A.Gate.Reason;
+    return Error::success();
+  }
+  // Nothing accepted: the original stays, with the reason of the whole
+  // pipeline's attempt (the one the user asked for).
+  const Attempt &F = Out.Attempts[*Full];
+  Out.Why = F.Gate.Check.empty() ? F.Gate.Reason
+                                 : F.Gate.Check + ": " + F.Gate.Reason;
+  if (Best != *Full && !Out.Attempts[Best].Gate.Accepted)
+    Out.Why += " (no subset of the passes was accepted either)";
+  return Error::success();
+}
+
+Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
+                                           const OptimizeOptions &O) {
+  ModuleOutcome Out;
+  Out.Name = K0.name().str();
+  OptimizeOptions Opts = O;
+  // Only the kernels the spec launches can be judged by running them; an
+  // edit elsewhere would never execute and the verifier would say unknown.
+  if (O.Gate.Spec) {
+    for (const emu::SpecLaunch &L : O.Gate.Spec->Launches)
+      if (const KernelInfo *K = verify::resolveLaunchedKernel(K0, L.Kernel))
+        if (!is_contained(Out.Kernels, K->Name))
+          Out.Kernels.push_back(K->Name);
+    if (Out.Kernels.empty()) {
+      Out.Why = "the launch spec runs no kernel of this code object; left "
+                "unchanged";
+      Out.K0Instructions = Out.K1Instructions = 0;
+      return std::move(Out);
+    }
+    if (Opts.Lift.Kernels.empty())
+      Opts.Lift.Kernels = Out.Kernels;
+  } else {
+    for (const KernelInfo &K : K0.kernels())
+      if (Opts.Lift.Kernels.empty() || is_contained(Opts.Lift.Kernels, K.Name))
+        Out.Kernels.push_back(K.Name);
+  }
+  if (!Out.Kernels.empty())
+    if (const KernelInfo *K = K0.findKernel(Out.Kernels.front()))
+      Out.K0VGPRs = Out.K1VGPRs = K->KD.allocatedVGPRs();
+  // K0's own figures, and its time, for the report (and for kernels that
+  // stay unchanged).
+  auto Base = buildCandidate(K0, {}, Opts.Lift);
+  if (!Base)
+    return Base.takeError();
+  Out.K0Instructions = Out.K1Instructions = Base->Instructions;
+  if (O.Gate.Spec) {
+    auto T = timeOnly(K0, O.Gate);
+    if (!T)
+      return T.takeError();
+    Out.Final = std::move(*T);
+  }
+  Search S(K0, Opts, Out);
+  if (Error E = S.run())
+    return std::move(E);
+  return std::move(Out);
+}
+
+} // namespace asmevo
