@@ -60,6 +60,20 @@ Expected<GateResult> runGate(const CodeObject &K0, const CodeObject &K1,
   if (!Rep)
     return Rep.takeError();
   G.V = Rep->V;
+  for (const verify::EditedInstruction &E : Rep->Edits.Edits) {
+    std::string L;
+    raw_string_ostream OS(L);
+    if (E.K0Addr)
+      OS << "K0 " << format_hex(*E.K0Addr, 0) << " '" << E.K0Text << "'";
+    else
+      OS << "(added)";
+    OS << " -> ";
+    if (E.K == verify::EditedInstruction::Removed)
+      OS << "(removed)";
+    else
+      OS << "K1 " << format_hex(E.K1Addr, 0) << " '" << E.K1Text << "'";
+    G.Edits.push_back(L);
+  }
   if (Rep->V != verify::Verdict::Equivalent) {
     G.Check = "verify";
     G.Reason = (verify::verdictName(Rep->V) + ": " + Rep->Reason).str();

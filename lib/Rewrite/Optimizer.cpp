@@ -2,6 +2,9 @@
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/LaunchSpec.h"
+#include "asmevo/Rewrite/StaticCost.h"
+#include "asmevo/Timing/Config.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -48,6 +51,7 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   for (const PassStat &S : C.Stats)
     C.Changed |= S.FunctionsChanged > 0;
   C.Instructions = countInstructions(**LM);
+  C.Cost = staticCost(**LM, timing::TimingConfig::mi300x());
   auto R = rebuild(**LM);
   if (!R)
     return R.takeError();
@@ -67,8 +71,9 @@ namespace {
 /// One code object's search over pass sets.
 class Search {
 public:
-  Search(const CodeObject &K0, const OptimizeOptions &O, ModuleOutcome &Out)
-      : K0(K0), O(O), Out(Out) {}
+  Search(const CodeObject &K0, const OptimizeOptions &O, ModuleOutcome &Out,
+         std::map<std::string, double> K0Cost)
+      : K0(K0), O(O), Out(Out), K0Cost(std::move(K0Cost)) {}
 
   Error run();
 
@@ -92,6 +97,7 @@ private:
   const CodeObject &K0;
   const OptimizeOptions &O;
   ModuleOutcome &Out;
+  std::map<std::string, double> K0Cost;
   std::vector<Candidate> Candidates; ///< Parallel to Out.Attempts.
 };
 } // namespace
@@ -126,6 +132,28 @@ Expected<size_t> Search::attempt(std::vector<std::string> Passes,
     if (!G)
       return G.takeError();
     A.Gate = std::move(*G);
+    if (!O.Gate.Spec && A.Gate.Accepted) {
+      // --trust-static: the static cost decides (StaticCost.h).
+      double Before = 0, After = 0;
+      for (const auto &[Fn, Cost] : C->Cost) {
+        double Old = K0Cost.count(Fn) ? K0Cost.at(Fn) : 0;
+        Before += Old;
+        After += Cost;
+        if (Cost > Old) {
+          A.Gate.Accepted = false;
+          A.Gate.Reason = formatv("static cost of '{0}' went up: {1:F0} -> "
+                                  "{2:F0} weighted issue cycles",
+                                  Fn, Old, Cost)
+                              .str();
+          break;
+        }
+      }
+      if (A.Gate.Accepted)
+        A.Gate.Reason += formatv("; static cost {0:F0} -> {1:F0} weighted "
+                                 "issue cycles",
+                                 Before, After)
+                             .str();
+    }
   }
   Out.Attempts.push_back(std::move(A));
   Candidates.push_back(std::move(*C));
@@ -238,7 +266,7 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
       return T.takeError();
     Out.Final = std::move(*T);
   }
-  Search S(K0, Opts, Out);
+  Search S(K0, Opts, Out, Base->Cost);
   if (Error E = S.run())
     return std::move(E);
   return std::move(Out);

@@ -19,6 +19,7 @@
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "asmevo/Rewrite/Input.h"
 #include "asmevo/Rewrite/Optimizer.h"
+#include "asmevo/Rewrite/Reduce.h"
 #include "asmevo/Rewrite/Report.h"
 #include "asmevo/Transforms/Pass.h"
 #include "llvm/ADT/StringExtras.h"
@@ -125,6 +126,11 @@ static cl::opt<std::string>
     TimingConfig("timing-config",
                  cl::desc("Cycle-model parameters: mi300x or a YAML file"),
                  cl::init("mi300x"), cl::cat(Cat));
+static cl::opt<bool> Reduce(
+    "reduce",
+    cl::desc("Diagnose a candidate the verifier rejects: reduce it to the "
+             "fewest passes and rewrites that still fail (writes no output)"),
+    cl::cat(Cat));
 static cl::opt<bool> Quiet("quiet", cl::desc("Do not print the report"),
                            cl::cat(Cat));
 
@@ -253,7 +259,7 @@ struct DriverOptions {
   std::string In, Out, AddrMap, Spec, Report, Pipeline;
   EmitKind EmitK = EmitKind::Obj;
   bool Gated = false, TrustStatic = false, PassStats = false,
-       Subsets = true, Quiet = false, VerifyEach = false;
+       Subsets = true, Quiet = false, VerifyEach = false, Reduce = false;
   unsigned Sensitivity = 8;
   std::string TimingConfig;
   std::vector<std::string> Kernels;
@@ -284,6 +290,18 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
   O.Gate.TimingConfig = D.TimingConfig;
   O.TrySubsets = D.Subsets;
   O.Print.PrintStream = &errs();
+  if (D.Reduce) {
+    if (!Spec)
+      return fail("--reduce needs --spec: only runs show a failure");
+    for (auto &LM : In.Modules) {
+      auto RR = reduceFailure(LM->original(), O);
+      if (!RR)
+        return fail(toString(RR.takeError()));
+      outs() << LM->original().name() << ":\n";
+      printReduceResult(outs(), *RR);
+    }
+    return 0;
+  }
   RunReport R;
   R.Input = D.In;
   R.Output = D.Out;
@@ -390,6 +408,7 @@ int main(int argc, char **argv) {
   D.PassStats = PassStats;
   D.Subsets = !NoSubsets;
   D.Quiet = Quiet;
+  D.Reduce = Reduce;
   D.VerifyEach = VerifyEach;
   D.Sensitivity = Sensitivity;
   D.TimingConfig = TimingConfig;
@@ -398,7 +417,7 @@ int main(int argc, char **argv) {
   for (const std::string &P : {Passes.getValue(), RunPass.getValue()})
     if (!P.empty())
       D.Pipeline = D.Pipeline.empty() ? P : D.Pipeline + "," + P;
-  D.Gated = O1 || O2 || !D.Spec.empty();
+  D.Gated = O1 || O2 || !D.Spec.empty() || D.Reduce;
   const std::vector<std::string> RTPaths(RoundTripPaths.begin(),
                                          RoundTripPaths.end());
   LiftOptions LO;

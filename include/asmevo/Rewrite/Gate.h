@@ -40,6 +40,9 @@ struct GateResult {
   /// Model figures of K0 and K1 at the spec's timing size.
   double K0Micros = 0, K1Micros = 0;
   unsigned K0Waves = 0, K1Waves = 0; ///< Waves per SIMD (first launch).
+  /// The verifier's edited instructions, one line each ("K0 0x.. 'text'
+  /// -> K1 0x.. 'text'").
+  std::vector<std::string> Edits;
   /// Where the time came from: "model (not measured)", or nothing timed.
   std::string TimeSource;
 };

@@ -15,6 +15,7 @@
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Rewrite/Gate.h"
+#include <map>
 #include "asmevo/Transforms/Pass.h"
 #include "asmevo/Verify/EditSet.h"
 #include <memory>
@@ -43,6 +44,8 @@ struct Candidate {
   std::unique_ptr<CodeObject> CO;
   /// Instructions of the lifted functions after the passes.
   uint64_t Instructions = 0;
+  /// StaticCost.h, per function, after the passes.
+  std::map<std::string, double> Cost;
 };
 
 /// Lifts \p K0 afresh, runs \p Passes (with the static checks after each;
