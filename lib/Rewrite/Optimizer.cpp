@@ -2,6 +2,7 @@
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/LaunchSpec.h"
+#include "asmevo/Rewrite/PatchInPlace.h"
 #include "asmevo/Rewrite/StaticCost.h"
 #include "asmevo/Timing/Config.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -31,7 +32,8 @@ static uint64_t countInstructions(LiftedModule &LM) {
 Expected<Candidate> buildCandidate(const CodeObject &K0,
                                    ArrayRef<std::string> Passes,
                                    const LiftOptions &LO,
-                                   const PipelineOptions &Base) {
+                                   const PipelineOptions &Base,
+                                   bool PatchInPlace) {
   Candidate C;
   C.Passes.assign(Passes.begin(), Passes.end());
   auto CO = CodeObject::create(K0.image(), K0.name());
@@ -64,6 +66,20 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   if (!New)
     return New.takeError();
   C.CO = std::move(*New);
+  if (PatchInPlace && C.Changed) {
+    auto P = patchInPlace(K0, *C.CO, C.Rebuilt);
+    if (!P)
+      return createStringError("not patchable in place: " +
+                               toString(P.takeError()));
+    C.Rebuilt.Linked = std::move(P->Bytes);
+    C.Patched = true;
+    C.PatchedInstructions = P->PatchedInstructions;
+    auto PCO = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
+                                  (K0.name() + " (patched)").str());
+    if (!PCO)
+      return PCO.takeError();
+    C.CO = std::move(*PCO);
+  }
   return std::move(C);
 }
 
@@ -112,7 +128,7 @@ Expected<size_t> Search::attempt(std::vector<std::string> Passes,
   PipelineOptions PO;
   if (First)
     PO = O.Print;
-  auto C = buildCandidate(K0, Passes, O.Lift, PO);
+  auto C = buildCandidate(K0, Passes, O.Lift, PO, O.PatchInPlace);
   if (!C) {
     // A pass that fails or breaks a static check rules out this set, not
     // the run: the other sets may still be good.
@@ -212,6 +228,8 @@ Error Search::run() {
     if (!Out.Kernels.empty())
       if (const KernelInfo *K = C.CO->findKernel(Out.Kernels.front()))
         Out.K1VGPRs = K->KD.allocatedVGPRs();
+    Out.Patched = C.Patched;
+    Out.PatchedInstructions = C.PatchedInstructions;
     Out.Rebuilt = std::move(C.Rebuilt);
     Out.Why = A.Gate.Reason;
     return Error::success();

@@ -33,7 +33,11 @@ void printRunReport(raw_ostream &OS, const RunReport &R) {
      << "\n";
   for (const ModuleOutcome &M : R.Modules) {
     OS << "\n" << M.Name << " (" << join(M.Kernels, ", ") << ")\n";
-    OS << "  verdict:      " << verdictText(M) << "\n";
+    OS << "  verdict:      " << verdictText(M);
+    if (M.Patched)
+      OS << ", patched in place (" << M.PatchedInstructions
+         << " instructions; nothing else changed)";
+    OS << "\n";
     OS << "  passes:       "
        << (M.AcceptedPasses.empty() ? "none accepted"
                                     : join(M.AcceptedPasses, ","))
@@ -127,6 +131,8 @@ json::Value runReportJSON(const RunReport &R) {
         {"code_object", M.Name},
         {"kernels", strings(M.Kernels)},
         {"changed", M.Bytes.has_value()},
+        {"patched_in_place", M.Patched},
+        {"patched_instructions", M.PatchedInstructions},
         {"accepted_passes", strings(M.AcceptedPasses)},
         {"instructions", json::Object{{"k0", M.K0Instructions},
                                       {"k1", M.K1Instructions}}},

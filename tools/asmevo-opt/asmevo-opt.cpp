@@ -131,6 +131,11 @@ static cl::opt<bool> Reduce(
     cl::desc("Diagnose a candidate the verifier rejects: reduce it to the "
              "fewest passes and rewrites that still fail (writes no output)"),
     cl::cat(Cat));
+static cl::opt<bool> PatchInPlaceOpt(
+    "patch-in-place",
+    cl::desc("Write accepted edits as byte patches into the original object "
+             "(only edits that move no instruction)"),
+    cl::cat(Cat));
 static cl::opt<bool> Quiet("quiet", cl::desc("Do not print the report"),
                            cl::cat(Cat));
 
@@ -259,7 +264,8 @@ struct DriverOptions {
   std::string In, Out, AddrMap, Spec, Report, Pipeline;
   EmitKind EmitK = EmitKind::Obj;
   bool Gated = false, TrustStatic = false, PassStats = false,
-       Subsets = true, Quiet = false, VerifyEach = false, Reduce = false;
+       Subsets = true, Quiet = false, VerifyEach = false, Reduce = false,
+       PatchInPlace = false;
   unsigned Sensitivity = 8;
   std::string TimingConfig;
   std::vector<std::string> Kernels;
@@ -289,6 +295,7 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
   O.Gate.Sensitivity = D.Sensitivity;
   O.Gate.TimingConfig = D.TimingConfig;
   O.TrySubsets = D.Subsets;
+  O.PatchInPlace = D.PatchInPlace;
   O.Print.PrintStream = &errs();
   if (D.Reduce) {
     if (!Spec)
@@ -409,6 +416,7 @@ int main(int argc, char **argv) {
   D.Subsets = !NoSubsets;
   D.Quiet = Quiet;
   D.Reduce = Reduce;
+  D.PatchInPlace = PatchInPlaceOpt;
   D.VerifyEach = VerifyEach;
   D.Sensitivity = Sensitivity;
   D.TimingConfig = TimingConfig;
@@ -417,7 +425,7 @@ int main(int argc, char **argv) {
   for (const std::string &P : {Passes.getValue(), RunPass.getValue()})
     if (!P.empty())
       D.Pipeline = D.Pipeline.empty() ? P : D.Pipeline + "," + P;
-  D.Gated = O1 || O2 || !D.Spec.empty() || D.Reduce;
+  D.Gated = O1 || O2 || !D.Spec.empty() || D.Reduce || D.PatchInPlace;
   const std::vector<std::string> RTPaths(RoundTripPaths.begin(),
                                          RoundTripPaths.end());
   LiftOptions LO;

@@ -30,6 +30,9 @@ struct OptimizeOptions {
   GateOptions Gate;
   /// After a failed whole-pipeline candidate, try subsets.
   bool TrySubsets = true;
+  /// Write accepted edits as byte patches into the original object
+  /// (PatchInPlace.h); a candidate that moves code is refused.
+  bool PatchInPlace = false;
   /// For -print-after= and friends (the first attempt only).
   PipelineOptions Print;
 };
@@ -44,6 +47,9 @@ struct Candidate {
   std::unique_ptr<CodeObject> CO;
   /// Instructions of the lifted functions after the passes.
   uint64_t Instructions = 0;
+  /// Set when the candidate's bytes are K0's with byte patches.
+  bool Patched = false;
+  unsigned PatchedInstructions = 0;
   /// StaticCost.h, per function, after the passes.
   std::map<std::string, double> Cost;
 };
@@ -52,7 +58,8 @@ struct Candidate {
 /// an introduced violation is an error naming the pass) and rebuilds.
 llvm::Expected<Candidate>
 buildCandidate(const CodeObject &K0, llvm::ArrayRef<std::string> Passes,
-               const LiftOptions &LO, const PipelineOptions &Base = {});
+               const LiftOptions &LO, const PipelineOptions &Base = {},
+               bool PatchInPlace = false);
 
 struct Attempt {
   std::vector<std::string> Passes;
@@ -78,6 +85,9 @@ struct ModuleOutcome {
   /// Address map of the kept candidate (for --address-map).
   std::optional<RebuildResult> Rebuilt;
   std::string Why; ///< One line: why this outcome.
+  /// The kept candidate is K0 with this many instructions patched.
+  bool Patched = false;
+  unsigned PatchedInstructions = 0;
 };
 
 /// The whole job on one code object.

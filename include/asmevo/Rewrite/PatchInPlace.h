@@ -1,0 +1,39 @@
+//===- PatchInPlace.h - Edits written as byte patches -----------*- C++ -*-===//
+//
+// Where rebuilding is not wanted (`--patch-in-place`) or not safe, an edit
+// that keeps every instruction at its address — a wait count changed, an
+// s_nop shortened, two instructions of a block swapped — can be written
+// into the original object's bytes: nothing else in the file changes (no
+// relink, no new layout, descriptors and notes as they were). The
+// rebuilt candidate tells us what each instruction's bytes became; the
+// patch is accepted only when every instruction of the candidate sits at
+// its original address with its original size and the descriptors and
+// metadata did not change.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_REWRITE_PATCHINPLACE_H
+#define ASMEVO_REWRITE_PATCHINPLACE_H
+
+#include "asmevo/Emit/Rebuild.h"
+#include "llvm/Support/Error.h"
+#include <vector>
+
+namespace asmevo {
+class CodeObject;
+
+struct Patch {
+  std::vector<uint8_t> Bytes; ///< The original file with the patches.
+  unsigned PatchedInstructions = 0;
+  uint64_t PatchedBytes = 0;
+};
+
+/// \p K0's bytes with the code of \p Rebuilt (linked from K0's lifted and
+/// edited functions) written over it; an error says which instruction
+/// moved or grew, or which other part of the object changed.
+llvm::Expected<Patch> patchInPlace(const CodeObject &K0,
+                                   const CodeObject &Rebuilt,
+                                   const RebuildResult &R);
+
+} // namespace asmevo
+
+#endif
