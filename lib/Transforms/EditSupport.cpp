@@ -122,11 +122,74 @@ bool SeqView::nearFunctionBoundary(unsigned I, bool IsKernel) const {
   return false;
 }
 
+bool asmevo::isDstSelProducer(const MachineInstr &MI, const OpcodeFacts &F) {
+  if (!F.isLegacyVALU())
+    return false;
+  if (F.is(ic::SDWA) || (F.TSFlags >> tsflag::VOP3P & 1))
+    return true;
+  if (!(F.TSFlags >> tsflag::VOP3 & 1))
+    return false;
+  // VOP3 with modifiers: src0_modifiers follows the defs; bit 3 is
+  // DST_OP_SEL (SISrcMods).
+  unsigned Idx = MI.getDesc().getNumDefs();
+  return Idx < MI.getNumExplicitOperands() && MI.getOperand(Idx).isImm() &&
+         (MI.getOperand(Idx).getImm() & 8) &&
+         Idx + 1 < MI.getNumExplicitOperands() &&
+         MI.getOperand(Idx + 1).isReg();
+}
+
+std::vector<const MachineInstr *>
+HazardBaseline::dstSelHits(const SeqView &V, ArrayRef<unsigned> Consumers) const {
+  std::vector<const MachineInstr *> Out;
+  if (!F.isGFX940Plus())
+    return Out;
+  const InstrSeq &S = V.Seq;
+  auto Hit = [&](unsigned P, const InstrRecord &C) {
+    const InstrRecord &PR = S.Instrs[P];
+    if (!isDstSelProducer(*V.At[P], *PR.F))
+      return false;
+    for (const RegAccess &D : PR.Regs)
+      if (D.Def && isVectorSlot(D.Slots.First) && C.reads(D.Slots))
+        return true;
+    return false;
+  };
+  for (unsigned I : Consumers) {
+    const InstrRecord &C = S.Instrs[I];
+    if (!C.F->isVALU())
+      continue;
+    unsigned B = S.BlockOf[I];
+    bool H = false;
+    if (I > S.BlockBegin[B])
+      H = Hit(I - 1, C);
+    else
+      for (unsigned P : S.Preds[B]) {
+        // The nearest instruction on that path (empty blocks passed).
+        unsigned Q = P;
+        SmallVector<unsigned, 4> Seen;
+        while (S.blockEnd(Q) == S.BlockBegin[Q] && S.Preds[Q].size() == 1 &&
+               !llvm::is_contained(Seen, Q)) {
+          Seen.push_back(Q);
+          Q = S.Preds[Q][0];
+        }
+        if (S.blockEnd(Q) > S.BlockBegin[Q] && Hit(S.blockEnd(Q) - 1, C))
+          H = true;
+      }
+    if (H)
+      Out.push_back(V.At[I]);
+  }
+  return Out;
+}
+
 HazardBaseline::HazardBaseline(const SeqView &V, const ISAFacts &F) : F(F) {
   for (const HazardHit &H : checkHazards(V.Seq, F)) {
     int &M = Missing[{V.At[H.Consumer], H.Rule}];
     M = std::max(M, H.Missing);
   }
+  std::vector<unsigned> All(V.At.size());
+  for (unsigned I = 0; I < All.size(); ++I)
+    All[I] = I;
+  for (const MachineInstr *MI : dstSelHits(V, All))
+    DstSel.insert(MI);
 }
 
 bool HazardBaseline::noWorse(const SeqView &V,
@@ -136,6 +199,9 @@ bool HazardBaseline::noWorse(const SeqView &V,
     if (It == Missing.end() || H.Missing > It->second)
       return false;
   }
+  for (const MachineInstr *MI : dstSelHits(V, Consumers))
+    if (!DstSel.count(MI))
+      return false;
   return true;
 }
 

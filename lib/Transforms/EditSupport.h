@@ -46,6 +46,13 @@ struct SeqView {
   bool nearFunctionBoundary(unsigned I, bool IsKernel) const;
 };
 
+/// A VALU whose result is written through a destination select (SDWA,
+/// VOP3 op_sel[3], or VOP3P, whose op_sel_hi bit LLVM reads as one): on
+/// gfx940+ LLVM (GCNHazardRecognizer, the dst-sel forwarding hazard) puts
+/// one wait state between it and a VALU reading that VGPR. The rule table
+/// in lib/Analysis does not have this rule yet; the passes keep it anyway.
+bool isDstSelProducer(const llvm::MachineInstr &MI, const OpcodeFacts &F);
+
 /// The hazard hits of a function before a pass, by consumer and rule.
 class HazardBaseline {
 public:
@@ -55,9 +62,15 @@ public:
   bool noWorse(const SeqView &V, llvm::ArrayRef<unsigned> Consumers) const;
 
 private:
+  /// Consumers of \p V at \p Consumers that read, with no wait state
+  /// between, a VGPR a dst-sel producer writes.
+  std::vector<const llvm::MachineInstr *>
+  dstSelHits(const SeqView &V, llvm::ArrayRef<unsigned> Consumers) const;
+
   const ISAFacts &F;
   std::map<std::pair<const llvm::MachineInstr *, const HazardRule *>, int>
       Missing;
+  llvm::DenseSet<const llvm::MachineInstr *> DstSel;
 };
 
 /// Every violation of a function, by site: (instruction, rule or waitcnt
