@@ -36,11 +36,12 @@ bool isVGPRRange(SlotRange S) {
   return S.First >= slot::VGPRBase && S.end() <= slot::AGPRBase;
 }
 
-/// An instruction that computes and writes registers, nothing else.
+/// An instruction that computes and writes registers, nothing else. (The
+/// encoding-specific MC opcodes are all marked hasSideEffects; the classes
+/// decide instead.)
 bool isPureALU(const MachineInstr &MI, const OpcodeFacts &F) {
   if (!(F.is(ic::SALU) || F.is(ic::VALU)) || F.Flow != FlowKind::None ||
-      F.MayLoad || F.MayStore || MI.hasUnmodeledSideEffects() ||
-      MI.mayLoadOrStore() || isGetPC(F.Name) || !hasOnlyRegImmOperands(MI))
+      F.MayLoad || F.MayStore || MI.mayLoadOrStore() || isGetPC(F.Name) || !hasOnlyRegImmOperands(MI))
     return false;
   if (F.is(ic::MFMA | ic::DPP | ic::SDWA | ic::WriteLane | ic::VMEM | ic::DS |
            ic::SMEM | ic::LDSDMA | ic::Waitcnt | ic::Nop | ic::Barrier |
