@@ -20,11 +20,19 @@ Expected<bool> TestSwapDependentPass::run(LiftedModule &LM,
   const ISAFacts &F = Facts.get(LM);
   SeqView V = SeqView::build(*LF.MF, F);
   EditableRegion Region(LF);
+  // VALU pairs first: they compute data, where a stale operand shows in the
+  // output; scalar pairs often compute a sign or a bound the test inputs
+  // never reach.
+  for (bool VectorOnly : {true, false})
   for (unsigned I = 0; I + 1 < V.At.size(); ++I) {
     if (V.Seq.BlockOf[I] != V.Seq.BlockOf[I + 1])
       continue;
     const InstrRecord &A = V.Seq.Instrs[I], &B = V.Seq.Instrs[I + 1];
     MachineInstr &MA = *V.At[I], &MB = *V.At[I + 1];
+    if (VectorOnly && !(A.F->isVALU() && B.F->isVALU()))
+      continue;
+    if (!VectorOnly && A.F->isVALU() && B.F->isVALU())
+      continue; // Asked already.
     if (!isPlainALU(*A.F) || !isPlainALU(*B.F) || !Region.editable(MA) ||
         std::next(MA.getIterator()) != MB.getIterator())
       continue;

@@ -8,10 +8,11 @@
 namespace asmevo {
 
 /// Deliberately wrong, for the gate's and the reduction's tests: swaps the
-/// first two adjacent ALU instructions (layout order, outside a preload
-/// prologue) where the second explicitly reads a register the first
-/// explicitly writes. Every such pair is one rewrite in that order; the
-/// first one the rewrite filter allows is swapped and the pass stops.
+/// first two adjacent ALU instructions (outside a preload prologue) where
+/// the second explicitly reads a register the first explicitly writes:
+/// VALU pairs first in layout order, then the other pairs. Every such pair
+/// is one rewrite in that order; the first one the rewrite filter allows
+/// is swapped and the pass stops.
 class TestSwapDependentPass : public Pass {
 public:
   llvm::StringRef name() const override { return "test-swap-dependent"; }
