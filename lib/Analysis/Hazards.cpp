@@ -441,6 +441,21 @@ std::vector<HazardHit> asmevo::checkHazards(const InstrSeq &Seq,
   return Out;
 }
 
+std::vector<HazardHit> asmevo::checkHazardsAt(const InstrSeq &Seq,
+                                              const ISAFacts &F,
+                                              ArrayRef<unsigned> Consumers) {
+  std::vector<HazardHit> Out;
+  std::vector<const HazardRule *> Rules = rulesFor(F.gen());
+  CFGWalker W(Seq);
+  for (unsigned I : Consumers) {
+    const InstrRecord &C = Seq.Instrs[I];
+    for (const HazardRule *R : Rules)
+      if (matches(R->Consumer, C))
+        W.run(I, *R, Out);
+  }
+  return Out;
+}
+
 std::vector<HazardHit> asmevo::checkSoftClauses(const InstrSeq &Seq,
                                                 const ISAFacts &F) {
   std::vector<HazardHit> Out;

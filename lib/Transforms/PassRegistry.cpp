@@ -1,10 +1,15 @@
 //===- PassRegistry.cpp - Passes by name, the pipeline runner -------------===//
 #include "asmevo/Transforms/Pass.h"
 #include "InsertNops.h"
+#include "NopShrink.h"
+#include "RedundancyElim.h"
 #include "RelaxWaitcnt.h"
 #include "ViolationSites.h"
 #include "asmevo/Analysis/ISAFacts.h"
 #include "llvm/CodeGen/MachineInstr.h"
+#include "SinkWaitcnt.h"
+#include "TestDropWaitcnt.h"
+#include "TestSwapDependent.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -23,6 +28,28 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "s_waitcnt values relaxed to what later instructions need (the "
        "waitcnt analysis' slack); same size, no code moves",
        [] { return std::make_unique<RelaxWaitcntPass>(); }},
+      {"sink-waitcnt",
+       "each s_waitcnt moved down its block to just before the first "
+       "instruction that needs it (run relax-waitcnt after it)",
+       [] { return std::make_unique<SinkWaitcntPass>(); }},
+      {"nop-shrink",
+       "each s_nop cut to the wait states the hazard rules need, counting "
+       "the instructions already between; unneeded ones removed",
+       [] { return std::make_unique<NopShrinkPass>(); }},
+      {"redundancy-elim",
+       "satisfied waits, duplicate moves (EXEC save/restore pairs among "
+       "them) and dead register writes deleted",
+       [] { return std::make_unique<RedundancyElimPass>(); }},
+      {"test-drop-waitcnt",
+       "test-only, deliberately wrong: deletes the first s_waitcnt a later "
+       "instruction needs",
+       [] { return std::make_unique<TestDropWaitcntPass>(); },
+       /*TestOnly=*/true},
+      {"test-swap-dependent",
+       "test-only, deliberately wrong: swaps the first two adjacent ALU "
+       "instructions where the second reads what the first writes",
+       [] { return std::make_unique<TestSwapDependentPass>(); },
+       /*TestOnly=*/true},
   };
   return Passes;
 }

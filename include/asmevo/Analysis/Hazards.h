@@ -154,6 +154,14 @@ struct InstrSeq {
 /// All hazards of \p Seq: for every consumer, every rule whose producer is
 /// closer (in wait states, along any CFG path) than the rule requires.
 std::vector<HazardHit> checkHazards(const InstrSeq &Seq, const ISAFacts &F);
+/// The same for the consumers in \p Consumers only (indices into \p Seq):
+/// what a pass asks after an edit that can only change the distances seen
+/// by instructions near it.
+std::vector<HazardHit> checkHazardsAt(const InstrSeq &Seq, const ISAFacts &F,
+                                      llvm::ArrayRef<unsigned> Consumers);
+/// More wait states than any rule of the table asks for: an edit changes
+/// no hazard of a consumer this many wait states or more after it.
+constexpr unsigned MaxHazardWindow = 24;
 
 /// Soft-clause (xnack replay) violations: consecutive SMEM or VMEM
 /// instructions where one writes a register the clause reads

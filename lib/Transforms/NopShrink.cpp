@@ -1,0 +1,77 @@
+//===- NopShrink.cpp ------------------------------------------------------===//
+#include "NopShrink.h"
+#include "llvm/CodeGen/MachineFunction.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+Expected<bool> NopShrinkPass::run(LiftedModule &LM, LiftedFunction &LF) {
+  const ISAFacts &F = Facts.get(LM);
+  SeqView V = SeqView::build(*LF.MF, F);
+  if (V.At.size() != V.Seq.Instrs.size())
+    return createStringError("nop-shrink: the analysis saw " +
+                             Twine(V.Seq.Instrs.size()) +
+                             " instructions, the function has " +
+                             Twine(V.At.size()));
+  if (llvm::none_of(V.Seq.Instrs,
+                    [](const InstrRecord &R) { return R.F->is(ic::Nop); }))
+    return false;
+  EditableRegion Region(LF);
+  HazardBaseline Base(V, F);
+  ViolationSet Before = ViolationSet::of(LM, LF, F);
+  EditLog Log(*LF.MF);
+  bool IsKernel = LF.Range.IsKernel;
+  for (unsigned I = 0; I < V.At.size(); ++I) {
+    MachineInstr &MI = *V.At[I];
+    InstrRecord &R = V.Seq.Instrs[I];
+    if (!R.F->is(ic::Nop) || Region.inPrologue(*MI.getParent()) ||
+        MI.getNumOperands() == 0 || !MI.getOperand(0).isImm())
+      continue;
+    int64_t Imm = MI.getOperand(0).getImm();
+    int Cur = Imm & 0xf;
+    if (V.nearFunctionBoundary(I, IsKernel))
+      continue;
+    std::vector<unsigned> Cons = V.consumersAround(I);
+    // Fewest wait states that leave every consumer as it was: s_nop T
+    // gives T+1; -1 stands for no s_nop at all.
+    int Best = Cur;
+    for (int T = 0; T < Cur; ++T) {
+      R.Imm = (Imm & ~0xfll) | T;
+      if (Base.noWorse(V, Cons)) {
+        Best = T;
+        break;
+      }
+    }
+    R.Imm = Imm;
+    unsigned B = V.Seq.BlockOf[I];
+    bool AloneInBlock = V.Seq.blockEnd(B) - V.Seq.BlockBegin[B] == 1;
+    if (Best == 0 && !Region.pinned(MI) && !AloneInBlock) {
+      SeqView Trial = V;
+      Trial.erase(I);
+      std::vector<unsigned> Cons2;
+      for (unsigned C : Cons)
+        if (C != I)
+          Cons2.push_back(C > I ? C - 1 : C);
+      if (Base.noWorse(Trial, Cons2))
+        Best = -1;
+    }
+    if (Best == Cur || !shouldRewrite())
+      continue;
+    if (Best < 0) {
+      Log.remove(MI);
+      V.erase(I);
+      --I;
+    } else {
+      int64_t New = (Imm & ~0xfll) | Best;
+      Log.setImm(MI, 0, New);
+      R.Imm = New;
+    }
+  }
+  if (Log.empty())
+    return false;
+  if (Before.introducedBy(ViolationSet::of(LM, LF, F))) {
+    Log.undo();
+    return false;
+  }
+  return true;
+}
