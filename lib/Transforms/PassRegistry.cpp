@@ -1,6 +1,7 @@
 //===- PassRegistry.cpp - Passes by name, the pipeline runner -------------===//
 #include "asmevo/Transforms/Pass.h"
 #include "InsertNops.h"
+#include "PackF32.h"
 #include "RelaxWaitcnt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -20,6 +21,10 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "s_waitcnt values relaxed to what later instructions need (the "
        "waitcnt analysis' slack); same size, no code moves",
        [] { return std::make_unique<RelaxWaitcntPass>(); }},
+      {"pack-f32",
+       "pairs of independent f32 fma/mul/add merged into v_pk_*_f32 "
+       "(gfx90a+), results renamed into an aligned pair where needed",
+       [] { return std::make_unique<PackF32Pass>(); }},
   };
   return Passes;
 }
