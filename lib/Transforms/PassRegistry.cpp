@@ -1,6 +1,7 @@
 //===- PassRegistry.cpp - Passes by name, the pipeline runner -------------===//
 #include "asmevo/Transforms/Pass.h"
 #include "InsertNops.h"
+#include "MemWiden.h"
 #include "PackF32.h"
 #include "RelaxWaitcnt.h"
 #include "llvm/ADT/STLExtras.h"
@@ -25,6 +26,11 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "pairs of independent f32 fma/mul/add merged into v_pk_*_f32 "
        "(gfx90a+), results renamed into an aligned pair where needed",
        [] { return std::make_unique<PackF32Pass>(); }},
+      {"mem-widen",
+       "global dword loads/stores at consecutive offsets from one base into "
+       "dwordx2/x3/x4, ds_read/write_b32 pairs into read2/write2; later "
+       "waits re-counted",
+       [] { return std::make_unique<MemWidenPass>(); }},
   };
   return Passes;
 }
