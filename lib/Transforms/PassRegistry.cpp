@@ -4,6 +4,7 @@
 #include "MemWiden.h"
 #include "PackF32.h"
 #include "RelaxWaitcnt.h"
+#include "Scalarize.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -31,6 +32,10 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "dwordx2/x3/x4, ds_read/write_b32 pairs into read2/write2; later "
        "waits re-counted",
        [] { return std::make_unique<MemWidenPass>(); }},
+      {"scalarize",
+       "wave-uniform VALU integer/bit ops onto the SALU and v_mov_b32 of "
+       "SGPRs/constants into their readers",
+       [] { return std::make_unique<ScalarizePass>(); }},
   };
   return Passes;
 }
