@@ -182,8 +182,7 @@ MCRegister regOf(const TargetContext &TC, SlotRange R) {
   return TC.reg(Name);
 }
 
-bool blocksHoist(const InstrRecord &R) {
-  const OpcodeFacts &F = R.facts();
+bool blocksHoist(const OpcodeFacts &F) {
   return F.Flow != FlowKind::None ||
          F.is(ic::Waitcnt | ic::Barrier | ic::SetReg | ic::Message |
               ic::Sleep | ic::EndPgm);
@@ -241,64 +240,61 @@ Expected<bool> PackF32Pass::run(LiftedModule &LM, LiftedFunction &LF) {
       F.gen() != GPUGen::GFX950)
     return false;
 
-  // Liveness for renaming, recomputed after each accepted rewrite (the
-  // instruction numbering changes).
-  FunctionAnalysis A;
+  // Block-end liveness, once: a rewrite only renames values that live
+  // inside one block into registers dead there, so no block's live-out set
+  // changes. Inside the block liveness is walked back from its end.
+  FunctionAnalysis A = analyzeFunction(LM, LF, F);
+  if (A.FromBytes)
+    return false;
   std::vector<const MachineBasicBlock *> BBs;
+  buildInstrSeq(*LF.MF, F, &BBs);
   DenseMap<const MachineBasicBlock *, unsigned> BlockIdx;
-  DenseMap<const MachineInstr *, unsigned> InstrIdx;
-  auto Reanalyze = [&] {
-    A = analyzeFunction(LM, LF, F);
-    BBs.clear();
-    buildInstrSeq(*LF.MF, F, &BBs);
-    BlockIdx.clear();
-    for (unsigned I = 0; I < BBs.size(); ++I)
-      BlockIdx[BBs[I]] = I;
-    InstrIdx.clear();
-    unsigned N = 0;
-    for (MachineBasicBlock &MBB : *LF.MF)
-      for (MachineInstr &MI : MBB)
-        if (!MI.isMetaInstruction())
-          InstrIdx[&MI] = N++;
-  };
-  Reanalyze();
-  if (A.FromBytes || InstrIdx.size() != A.Seq.Instrs.size())
+  for (unsigned I = 0; I < BBs.size(); ++I)
+    BlockIdx[BBs[I]] = I;
+  if (A.Live.LiveOut.size() != BBs.size())
     return false;
   unsigned NumVGPRs = A.Regs.vgprs();
-  // A pair dead before \p At whose registers nothing from \p First to
-  // \p Last (inclusive, in one block) reads or writes: the renamed results
-  // may live there. Below the function's VGPR count, so occupancy stays.
-  auto freePair = [&](unsigned AtIdx, MachineInstr &First,
-                      MachineInstr *Last) -> int {
-    SlotSet Live = A.Live.liveBefore(A.Seq, AtIdx);
-    for (unsigned V = 0; V + 1 < NumVGPRs; V += 2) {
-      SlotRange P{uint16_t(slot::VGPRBase + V), 2};
-      if (Live.test(P.First) || Live.test(P.First + 1))
-        continue;
-      bool Free = true;
-      for (auto It = First.getIterator();; ++It) {
-        if (!It->isMetaInstruction()) {
-          InstrRecord R = InstrRecord::fromMachineInstr(*It, F);
-          if (R.defines(P) || R.reads(P)) {
-            Free = false;
-            break;
-          }
-        }
-        if (&*It == Last || std::next(It) == First.getParent()->end())
-          break;
-      }
-      if (Free)
+  // Registers some MFMA/DOT/transcendental op or VALU-written SGPR holds
+  // somewhere: hoisting a read of one to a block's top may bring it within
+  // the wait states of a producer at a predecessor's end.
+  SlotSet LongWritten = makeSlotSet();
+  for (const InstrRecord &R : A.Seq.Instrs) {
+    bool Long = R.facts().is(ic::MFMA | ic::DOT | ic::Trans);
+    if (Long || R.facts().isVALU())
+      for (const RegAccess &RA : R.Regs)
+        if (RA.Def && (Long || isSGPRLike(RA.Slots.First)))
+          addRange(LongWritten, RA.Slots);
+  }
+  // A pair the renamed results may live in. Below the function's VGPR
+  // count, so occupancy stays.
+  auto freePair = [&](MachineInstr &Pk, MachineInstr *Last,
+                      const SlotSet &LiveOut) -> int {
+    // Not live out, and nothing from Pk to the block's end touches it:
+    // dead after Pk (stronger than liveness, and a walk over operands only).
+    SlotSet Busy = LiveOut;
+    for (auto It = Pk.getIterator(); It != Pk.getParent()->end(); ++It)
+      for (const MachineOperand &MO : It->operands())
+        addRange(Busy, operandSlots(MO, F));
+    (void)Last;
+    for (unsigned V = 0; V + 1 < NumVGPRs; V += 2)
+      if (!Busy.test(slot::VGPRBase + V) && !Busy.test(slot::VGPRBase + V + 1))
         return V;
-    }
     return -1;
   };
 
+  // A block's rewrites first go in unchecked, with what undoes them; one
+  // check of the function then accepts them all. Only when that check
+  // finds a new violation is the block redone checking each rewrite.
+  struct Applied {
+    MachineInstr *Pk, *MA, *MB, *MBNext;
+    SmallVector<std::pair<MachineOperand *, Register>, 8> Renamed;
+  };
+  std::vector<Applied> Log;
   RewriteGuard Guard(LM, LF, F);
   const TargetInstrInfo &TII = *LF.MF->getSubtarget().getInstrInfo();
-  bool InPrologue = LF.PreloadEntry != nullptr;
   bool Changed = false;
   constexpr unsigned Window = 24;
-
+  bool InPrologue = LF.PreloadEntry != nullptr;
   for (MachineBasicBlock &MBB : *LF.MF) {
     if (&MBB == LF.PreloadEntry)
       InPrologue = false;
@@ -308,6 +304,8 @@ Expected<bool> PackF32Pass::run(LiftedModule &LM, LiftedFunction &LF) {
     if (BI == BlockIdx.end())
       continue;
     SlotSet LiveOut = A.Live.LiveOut[BI->second];
+    size_t LogStart = Log.size();
+    for (bool CheckEach : {false, true}) {
     for (auto AIt = MBB.begin(); AIt != MBB.end(); ++AIt) {
       std::optional<F32Op> OA = decode(*AIt, F);
       if (!OA)
@@ -319,27 +317,75 @@ Expected<bool> PackF32Pass::run(LiftedModule &LM, LiftedFunction &LF) {
         if (BIt->isMetaInstruction())
           continue;
         ++Seen;
-        InstrRecord RB = InstrRecord::fromMachineInstr(*BIt, F);
         std::optional<F32Op> OB = decode(*BIt, F);
-        if (OB && OB->Dst != OA->Dst) {
+        std::optional<Plan> P;
+        if (OB && OB->Dst != OA->Dst && OB->K == OA->K) {
+          P = planPair(*OA, *OB);
+          if (!P)
+            P = planPair(*OB, *OA);
+        }
+        if (P) {
+          // What the packed op reads: whole 64-bit pairs, also the dword
+          // a lane does not use.
+          SmallVector<SlotRange, 3> PkReads;
+          for (unsigned K = 0; K < OA->NumSrc; ++K)
+            if (!P->S[K].IsImm)
+              PkReads.push_back(P->S[K].Pair);
+          P.reset();
+          InstrRecord RB = InstrRecord::fromMachineInstr(*BIt, F);
           // B moves up to A: it must not read what A or anything in
           // between writes, and nothing in between may touch its result.
           bool Indep = true;
           for (const RegAccess &U : RB.Regs)
             if (!U.Def && RA.defines(U.Slots))
               Indep = false;
+          // Hoisting B shortens the distance from the producers of its
+          // sources: MFMA (passes + 2 or 3 wait states), DOT and
+          // transcendental results and VALU-written SGPRs need wait states.
+          // Pairs whose producer would come too close are left alone here
+          // (the guard would undo them, at the cost of an analysis each).
+          unsigned Dist = 0; // Wait states between X and A.
+          for (auto X = AIt; X != MBB.begin() && Dist < 24 && Indep;) {
+            --X;
+            if (X->isMetaInstruction())
+              continue;
+            const OpcodeFacts &FX = F.get(X->getOpcode());
+            bool Long = FX.is(ic::MFMA | ic::DOT | ic::Trans);
+            if (Long || FX.isVALU()) {
+              InstrRecord RX = InstrRecord::fromMachineInstr(*X, F);
+              unsigned Need = FX.is(ic::MFMA)
+                                  ? std::max(RX.Passes, FX.Passes) + 3u
+                              : Long          ? 3u
+                                              : 4u;
+              // A VALU write of an SGPR read by a VALU needs wait states.
+              for (SlotRange U : PkReads)
+                if (RX.defines(U) && Dist < Need &&
+                    (Long || isSGPRLike(U.First)))
+                  Indep = false;
+            }
+            Dist += InstrRecord::fromMachineInstr(*X, F).waitStates();
+            if (X == MBB.begin() && Dist < 24)
+              for (SlotRange U : PkReads)
+                for (unsigned S = U.First; S < U.end(); ++S)
+                  if (LongWritten.test(S))
+                    Indep = false; // A producer may end a predecessor.
+          }
+          if (AIt == MBB.begin())
+            for (SlotRange U : PkReads)
+              for (unsigned S = U.First; S < U.end(); ++S)
+                if (LongWritten.test(S))
+                  Indep = false;
           for (auto X = std::next(AIt); X != BIt && Indep; ++X) {
             if (X->isMetaInstruction())
               continue;
             InstrRecord RX = InstrRecord::fromMachineInstr(*X, F);
-            if (blocksHoist(RX))
+            if (blocksHoist(RX.facts()))
               Indep = false;
             for (const RegAccess &U : RB.Regs)
               if (U.Def ? (RX.defines(U.Slots) || RX.reads(U.Slots))
                         : RX.defines(U.Slots))
                 Indep = false;
           }
-          std::optional<Plan> P;
           bool LoIsA = true;
           if (Indep) {
             P = planPair(*OA, *OB);
@@ -363,7 +409,6 @@ Expected<bool> PackF32Pass::run(LiftedModule &LM, LiftedFunction &LF) {
             SmallVector<std::pair<MachineOperand *, Register>, 8> Renamed;
             if (P) {
               MachineInstr *MA = &*AIt, *MB = &*BIt;
-              unsigned AIdx = InstrIdx.lookup(MA);
               auto BNext = std::next(BIt);
               MB->removeFromParent();
               MCRegister Dst =
@@ -406,7 +451,7 @@ Expected<bool> PackF32Pass::run(LiftedModule &LM, LiftedFunction &LF) {
                       }
                   }
                 }
-                int NewPair = OK ? freePair(AIdx, *Pk, Last) : -1;
+                int NewPair = OK ? freePair(*Pk, Last, LiveOut) : -1;
                 OK = NewPair >= 0;
                 for (unsigned Lane = 0; Lane < 2 && OK; ++Lane) {
                   MCRegister New = regOf(
@@ -421,12 +466,11 @@ Expected<bool> PackF32Pass::run(LiftedModule &LM, LiftedFunction &LF) {
                   Pk->getOperand(0).setReg(regOf(
                       TC, SlotRange{uint16_t(slot::VGPRBase + NewPair), 2}));
               }
-              if (OK && shouldRewrite() && Guard.accept()) {
-                LF.MF->deleteMachineInstr(MA);
-                LF.MF->deleteMachineInstr(MB);
+              if (OK && shouldRewrite() && (!CheckEach || Guard.accept())) {
+                Log.push_back({Pk, MA, MB, BNext == MBB.end() ? nullptr : &*BNext,
+                               Renamed});
                 AIt = Pk->getIterator();
                 Changed = true;
-                Reanalyze();
                 break;
               }
               for (auto &[MO, R] : llvm::reverse(Renamed))
@@ -440,10 +484,29 @@ Expected<bool> PackF32Pass::run(LiftedModule &LM, LiftedFunction &LF) {
           }
         }
         // Nothing moves across a branch, wait or barrier.
-        if (blocksHoist(RB))
+        if (blocksHoist(F.get(BIt->getOpcode())))
           break;
       }
     }
+    if (CheckEach || Log.size() == LogStart || Guard.accept())
+      break;
+    // Some rewrite of this block added a violation: undo the block's
+    // rewrites (last first) and redo each under the check.
+    while (Log.size() > LogStart) {
+      Applied &R = Log.back();
+      for (auto &[MO, Reg] : llvm::reverse(R.Renamed))
+        MO->setReg(Reg);
+      MBB.insert(R.Pk->getIterator(), R.MA);
+      MBB.insert(R.MBNext ? R.MBNext->getIterator() : MBB.end(), R.MB);
+      R.Pk->eraseFromParent();
+      Log.pop_back();
+    }
+    }
+  }
+  Changed = !Log.empty();
+  for (Applied &R : Log) {
+    LF.MF->deleteMachineInstr(R.MA);
+    LF.MF->deleteMachineInstr(R.MB);
   }
   return Changed;
 }

@@ -1,6 +1,9 @@
 //===- RewriteGuard.cpp ---------------------------------------------------===//
 #include "RewriteGuard.h"
 #include "llvm/CodeGen/MachineOperand.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "asmevo-rewrite-guard"
 
 using namespace llvm;
 using namespace asmevo;
@@ -30,8 +33,12 @@ bool RewriteGuard::accept() {
   std::map<std::string, unsigned> Now = count();
   for (auto &[K, N] : Now) {
     auto It = Base.find(K);
-    if (N > (It == Base.end() ? 0u : It->second))
+    if (N > (It == Base.end() ? 0u : It->second)) {
+      LLVM_DEBUG(dbgs() << "rewrite undone: " << K << " "
+                        << (It == Base.end() ? 0u : It->second) << " -> " << N
+                        << "\n");
       return false;
+    }
   }
   Base = std::move(Now);
   return true;
