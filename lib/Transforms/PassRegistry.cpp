@@ -10,6 +10,9 @@
 #include "SinkWaitcnt.h"
 #include "TestDropWaitcnt.h"
 #include "TestSwapDependent.h"
+#include "MemWiden.h"
+#include "PackF32.h"
+#include "Scalarize.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -50,6 +53,19 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "instructions where the second reads what the first writes",
        [] { return std::make_unique<TestSwapDependentPass>(); },
        /*TestOnly=*/true},
+      {"pack-f32",
+       "pairs of independent f32 fma/mul/add merged into v_pk_*_f32 "
+       "(gfx90a+), results renamed into an aligned pair where needed",
+       [] { return std::make_unique<PackF32Pass>(); }},
+      {"mem-widen",
+       "global dword loads/stores at consecutive offsets from one base into "
+       "dwordx2/x3/x4, ds_read/write_b32 pairs into read2/write2; later "
+       "waits re-counted",
+       [] { return std::make_unique<MemWidenPass>(); }},
+      {"scalarize",
+       "wave-uniform VALU integer/bit ops onto the SALU and v_mov_b32 of "
+       "SGPRs/constants into their readers",
+       [] { return std::make_unique<ScalarizePass>(); }},
   };
   return Passes;
 }
