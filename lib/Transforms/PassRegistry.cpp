@@ -2,6 +2,7 @@
 #include "asmevo/Transforms/Pass.h"
 #include "InsertNops.h"
 #include "RelaxWaitcnt.h"
+#include "ScheduleWindow.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -20,6 +21,11 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "s_waitcnt values relaxed to what later instructions need (the "
        "waitcnt analysis' slack); same size, no code moves",
        [] { return std::make_unique<RelaxWaitcntPass>(); }},
+      {"schedule-window",
+       "list scheduling within each block (memory issue hoisted, MFMA "
+       "interleaved; waits renumbered, wait states inserted), kept only "
+       "when the static one-wave cost is lower",
+       [] { return std::make_unique<ScheduleWindowPass>(); }},
   };
   return Passes;
 }
