@@ -237,7 +237,9 @@ Expected<bool> FunctionScheduler::run() {
     for (MachineInstr &MI : MBB)
       if (!MI.isMetaInstruction())
         ++Idx;
-    if (InPrologue || First == Idx)
+    // A block the checks already fault relies on timing the analyses do
+    // not see; moving code there could break what it relies on.
+    if (InPrologue || First == Idx || Before.count(&MBB))
       continue;
     bool VmPend = A0.Waits.PendingVM.size() > First && A0.Waits.PendingVM[First];
     bool LgPend =
