@@ -1,5 +1,6 @@
 //===- PassRegistry.cpp - Passes by name, the pipeline runner -------------===//
 #include "asmevo/Transforms/Pass.h"
+#include "BlockLayout.h"
 #include "InsertNops.h"
 #include "RelaxWaitcnt.h"
 #include "ScheduleWindow.h"
@@ -21,6 +22,11 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "s_waitcnt values relaxed to what later instructions need (the "
        "waitcnt analysis' slack); same size, no code moves",
        [] { return std::make_unique<RelaxWaitcntPass>(); }},
+      {"block-layout",
+       "fall-through straightening (a block laid out after its only "
+       "predecessor, the s_branch removed) and branches to the next block "
+       "removed",
+       [] { return std::make_unique<BlockLayoutPass>(); }},
       {"schedule-window",
        "list scheduling within each block (memory issue hoisted, MFMA "
        "interleaved; waits renumbered, wait states inserted), kept only "
