@@ -4,6 +4,7 @@
 #include "InsertNops.h"
 #include "RelaxWaitcnt.h"
 #include "ScheduleWindow.h"
+#include "SetPrio.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -27,6 +28,10 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "predecessor, the s_branch removed) and branches to the next block "
        "removed",
        [] { return std::make_unique<BlockLayoutPass>(); }},
+      {"setprio",
+       "s_setprio 1 ... s_setprio 0 around the memory issue of innermost "
+       "loops with many MFMAs",
+       [] { return std::make_unique<SetPrioPass>(); }},
       {"schedule-window",
        "list scheduling within each block (memory issue hoisted, MFMA "
        "interleaved; waits renumbered, wait states inserted), kept only "
