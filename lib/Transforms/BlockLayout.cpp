@@ -204,7 +204,8 @@ bool Layout::run() {
   if (A1.violations() > A0.violations() ||
       A1.Waits.Violations.size() > A0.Waits.Violations.size() ||
       A1.Hazards.size() > A0.Hazards.size() ||
-      A1.SoftClauses.size() > A0.SoftClauses.size()) {
+      A1.SoftClauses.size() > A0.SoftClauses.size() ||
+      A1.Advisories.size() > A0.Advisories.size()) {
     revert();
     return false;
   }

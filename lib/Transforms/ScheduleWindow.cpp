@@ -179,6 +179,9 @@ FunctionScheduler::violationsByBlock(const FunctionAnalysis &A) {
     Add(H.Consumer);
   for (const HazardHit &H : A.SoftClauses)
     Add(H.Consumer);
+  // LLVM's wait states count too: compiled code relies on them.
+  for (const HazardHit &H : A.Advisories)
+    Add(H.Consumer);
   for (const WaitViolation &V : A.Waits.Violations)
     Add(V.Instr);
   return N;
@@ -352,9 +355,11 @@ bool FunctionScheduler::renumber(const std::vector<const InstrRecord *> &Cur,
   for (unsigned I = 0; I < New.size(); ++I)
     if (CurOfNew[I] >= 0)
       NewPos[CurOfNew[I]] = I;
-  Imms.assign(New.size(), 0);
+  Imms.resize(New.size());
+  for (unsigned I = 0; I < New.size(); ++I)
+    Imms[I] = (uint16_t)New[I]->Imm;
   for (unsigned W = 0; W < Cur.size(); ++W) {
-    if (!Cur[W]->F->is(ic::Waitcnt))
+    if (!isPlainWait(*Cur[W]->F))
       continue;
     WaitcntValue V = WaitcntValue::decode(uint64_t(Cur[W]->Imm));
     WaitcntValue NV = V;
@@ -647,7 +652,7 @@ int FunctionScheduler::scheduleRegion(MachineBasicBlock &MBB,
   std::vector<InstrRecord> NewWaits;
   NewWaits.reserve(New.size());
   for (unsigned I = 0; I < New.size(); ++I)
-    if (New[I]->F->is(ic::Waitcnt) && Imms[I] != (uint16_t)New[I]->Imm) {
+    if (isPlainWait(*New[I]->F) && Imms[I] != (uint16_t)New[I]->Imm) {
       NewWaits.push_back(*New[I]);
       NewWaits.back().Imm = Imms[I];
       New[I] = &NewWaits.back();
@@ -689,7 +694,8 @@ int FunctionScheduler::scheduleRegion(MachineBasicBlock &MBB,
   // Every wait of the block gets its renumbered value.
   for (unsigned I = 0; I < New.size(); ++I) {
     int C = CurOfNew[I];
-    if (C < 0 || !New[I]->F->is(ic::Waitcnt))
+    if (C < 0 || !isPlainWait(*New[I]->F) || !L[C]->getNumOperands() ||
+        !L[C]->getOperand(0).isImm())
       continue;
     if (Imms[I] != (uint16_t)L[C]->getOperand(0).getImm())
       L[C]->getOperand(0).setImm(Imms[I]);
