@@ -1,5 +1,6 @@
 //===- PassRegistry.cpp - Passes by name, the pipeline runner -------------===//
 #include "asmevo/Transforms/Pass.h"
+#include "BlockLayout.h"
 #include "InsertNops.h"
 #include "NopShrink.h"
 #include "RedundancyElim.h"
@@ -13,6 +14,8 @@
 #include "MemWiden.h"
 #include "PackF32.h"
 #include "Scalarize.h"
+#include "ScheduleWindow.h"
+#include "SetPrio.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
@@ -66,6 +69,20 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "wave-uniform VALU integer/bit ops onto the SALU and v_mov_b32 of "
        "SGPRs/constants into their readers",
        [] { return std::make_unique<ScalarizePass>(); }},
+      {"block-layout",
+       "fall-through straightening (a block laid out after its only "
+       "predecessor, the s_branch removed) and branches to the next block "
+       "removed",
+       [] { return std::make_unique<BlockLayoutPass>(); }},
+      {"setprio",
+       "s_setprio 1 ... s_setprio 0 around the memory issue of innermost "
+       "loops with many MFMAs",
+       [] { return std::make_unique<SetPrioPass>(); }},
+      {"schedule-window",
+       "list scheduling within each block (memory issue hoisted, MFMA "
+       "interleaved; waits renumbered, wait states inserted), kept only "
+       "when the static one-wave cost is lower",
+       [] { return std::make_unique<ScheduleWindowPass>(); }},
   };
   return Passes;
 }
