@@ -13,6 +13,7 @@
 #ifndef ASMEVO_LIB_TRANSFORMS_EDITSUPPORT_H
 #define ASMEVO_LIB_TRANSFORMS_EDITSUPPORT_H
 
+#include "FactsCache.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Analysis/ISAFacts.h"
 #include "asmevo/Lift/LiftedModule.h"
@@ -145,21 +146,6 @@ private:
 /// (PC-relative code and branch targets are never touched).
 bool hasOnlyRegImmOperands(const llvm::MachineInstr &MI);
 
-/// ISAFacts cached per module.
-class FactsCache {
-public:
-  const ISAFacts &get(const LiftedModule &LM) {
-    if (For != &LM) {
-      Facts = std::make_unique<ISAFacts>(LM.target());
-      For = &LM;
-    }
-    return *Facts;
-  }
-
-private:
-  std::unique_ptr<ISAFacts> Facts;
-  const LiftedModule *For = nullptr;
-};
 
 } // namespace asmevo
 

@@ -66,10 +66,3 @@ bool asmevo::isInlineConstant32(int64_t Imm) {
   }
 }
 
-const ISAFacts &FactsCache::get(const LiftedModule &LM) {
-  if (For != &LM) {
-    Facts = std::make_unique<ISAFacts>(LM.target());
-    For = &LM;
-  }
-  return *Facts;
-}

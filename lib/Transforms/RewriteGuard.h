@@ -12,6 +12,7 @@
 #ifndef ASMEVO_LIB_TRANSFORMS_REWRITEGUARD_H
 #define ASMEVO_LIB_TRANSFORMS_REWRITEGUARD_H
 
+#include "FactsCache.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Analysis/ISAFacts.h"
 #include <map>
@@ -50,14 +51,6 @@ SlotRange operandSlots(const llvm::MachineOperand &MO, const ISAFacts &F);
 /// 1/(2*pi)).
 bool isInlineConstant32(int64_t Imm);
 
-/// Facts cache per module, as RelaxWaitcnt keeps it.
-struct FactsCache {
-  const ISAFacts &get(const LiftedModule &LM);
-
-private:
-  std::unique_ptr<ISAFacts> Facts;
-  const LiftedModule *For = nullptr;
-};
 
 } // namespace asmevo
 
