@@ -33,7 +33,21 @@ void SeqView::insert(unsigned I, unsigned B, InstrRecord R, MachineInstr *MI) {
     ++Seq.BlockBegin[K];
 }
 
+/// SMEM or VMEM: the instruction kinds that form soft clauses.
+static int clauseKind(const InstrRecord &R) {
+  return R.F->is(ic::SMEM) ? 1 : R.F->is(ic::VMEM) ? 2 : 0;
+}
+
 bool SeqView::tryErase(unsigned I, const HazardBaseline &Base) {
+  // An instruction between two memory instructions of one kind may be
+  // what breaks their soft clause (hand-written code puts an s_nop there
+  // for that); without it they would form one.
+  unsigned Blk = Seq.BlockOf[I];
+  if (I > Seq.BlockBegin[Blk] && I + 1 < Seq.blockEnd(Blk)) {
+    int K = clauseKind(Seq.Instrs[I - 1]);
+    if (K && K == clauseKind(Seq.Instrs[I + 1]))
+      return false;
+  }
   std::vector<unsigned> Cons;
   for (unsigned C : consumersAround(I))
     if (C != I)

@@ -35,7 +35,9 @@ struct SeqView {
   /// Puts back an entry erase(I) dropped, with its block \p B.
   void insert(unsigned I, unsigned B, InstrRecord R, llvm::MachineInstr *MI);
   /// erase(I), and whether the consumers around I keep their hazards as
-  /// \p Base had them; when not, the entry is put back.
+  /// \p Base had them; when not, the entry is put back. An entry between
+  /// two SMEM or two VMEM instructions is never erased: it may be what
+  /// keeps them out of one soft clause.
   bool tryErase(unsigned I, const class HazardBaseline &Base);
   /// Moves entry \p From to just before entry \p To (same block, To >
   /// From; To may be the block's end).
