@@ -25,6 +25,43 @@ void SeqView::erase(unsigned I) {
     --Seq.BlockBegin[K];
 }
 
+void SeqView::insert(unsigned I, unsigned B, InstrRecord R, MachineInstr *MI) {
+  Seq.Instrs.insert(Seq.Instrs.begin() + I, std::move(R));
+  Seq.BlockOf.insert(Seq.BlockOf.begin() + I, B);
+  At.insert(At.begin() + I, MI);
+  for (unsigned K = B + 1; K < Seq.BlockBegin.size(); ++K)
+    ++Seq.BlockBegin[K];
+}
+
+/// SMEM or VMEM: the instruction kinds that form soft clauses.
+static int clauseKind(const InstrRecord &R) {
+  return R.F->is(ic::SMEM) ? 1 : R.F->is(ic::VMEM) ? 2 : 0;
+}
+
+bool SeqView::tryErase(unsigned I, const HazardBaseline &Base) {
+  // An instruction between two memory instructions of one kind may be
+  // what breaks their soft clause (hand-written code puts an s_nop there
+  // for that); without it they would form one.
+  unsigned Blk = Seq.BlockOf[I];
+  if (I > Seq.BlockBegin[Blk] && I + 1 < Seq.blockEnd(Blk)) {
+    int K = clauseKind(Seq.Instrs[I - 1]);
+    if (K && K == clauseKind(Seq.Instrs[I + 1]))
+      return false;
+  }
+  std::vector<unsigned> Cons;
+  for (unsigned C : consumersAround(I))
+    if (C != I)
+      Cons.push_back(C > I ? C - 1 : C);
+  unsigned B = Seq.BlockOf[I];
+  InstrRecord R = Seq.Instrs[I];
+  MachineInstr *MI = At[I];
+  erase(I);
+  if (Base.noWorse(*this, Cons))
+    return true;
+  insert(I, B, std::move(R), MI);
+  return false;
+}
+
 void SeqView::moveDown(unsigned From, unsigned To) {
   assert(To > From && Seq.BlockOf[From] == Seq.BlockOf[To - 1]);
   std::rotate(Seq.Instrs.begin() + From, Seq.Instrs.begin() + From + 1,
@@ -207,10 +244,14 @@ bool HazardBaseline::noWorse(const SeqView &V,
 
 ViolationSet ViolationSet::of(const LiftedModule &LM, LiftedFunction &LF,
                               const ISAFacts &F) {
-  ViolationSet VS;
   AnalysisOptions AO;
   AO.Liveness = false;
-  FunctionAnalysis A = analyzeFunction(LM, LF, F, AO);
+  return of(analyzeFunction(LM, LF, F, AO), LF);
+}
+
+ViolationSet ViolationSet::of(const FunctionAnalysis &A,
+                              const LiftedFunction &LF) {
+  ViolationSet VS;
   std::vector<const MachineInstr *> At;
   for (const MachineBasicBlock &MBB : *LF.MF)
     for (const MachineInstr &MI : MBB)

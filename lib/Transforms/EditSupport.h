@@ -33,6 +33,13 @@ struct SeqView {
   static SeqView build(llvm::MachineFunction &MF, const ISAFacts &F);
   /// Drops entry \p I (its MachineInstr is edited by the caller).
   void erase(unsigned I);
+  /// Puts back an entry erase(I) dropped, with its block \p B.
+  void insert(unsigned I, unsigned B, InstrRecord R, llvm::MachineInstr *MI);
+  /// erase(I), and whether the consumers around I keep their hazards as
+  /// \p Base had them; when not, the entry is put back. An entry between
+  /// two SMEM or two VMEM instructions is never erased: it may be what
+  /// keeps them out of one soft clause.
+  bool tryErase(unsigned I, const class HazardBaseline &Base);
   /// Moves entry \p From to just before entry \p To (same block, To >
   /// From; To may be the block's end).
   void moveDown(unsigned From, unsigned To);
@@ -80,6 +87,8 @@ class ViolationSet {
 public:
   static ViolationSet of(const LiftedModule &LM, LiftedFunction &LF,
                          const ISAFacts &F);
+  /// From an analysis already made of the function as it is.
+  static ViolationSet of(const FunctionAnalysis &A, const LiftedFunction &LF);
   /// Sites of \p After that \p this does not have (or has with fewer
   /// missing wait states).
   unsigned introducedBy(const ViolationSet &After) const;

@@ -46,22 +46,19 @@ Expected<bool> NopShrinkPass::run(LiftedModule &LM, LiftedFunction &LF) {
     unsigned B = V.Seq.BlockOf[I];
     bool AloneInBlock = V.Seq.blockEnd(B) - V.Seq.BlockBegin[B] == 1;
     if (Best == 0 && !Region.pinned(MI) && !AloneInBlock) {
-      SeqView Trial = V;
-      Trial.erase(I);
-      std::vector<unsigned> Cons2;
-      for (unsigned C : Cons)
-        if (C != I)
-          Cons2.push_back(C > I ? C - 1 : C);
-      if (Base.noWorse(Trial, Cons2))
-        Best = -1;
+      if (V.tryErase(I, Base)) {
+        if (shouldRewrite()) {
+          Log.remove(MI);
+          --I;
+        } else {
+          V.insert(I, B, InstrRecord::fromMachineInstr(MI, F), &MI);
+        }
+        continue;
+      }
     }
     if (Best == Cur || !shouldRewrite())
       continue;
-    if (Best < 0) {
-      Log.remove(MI);
-      V.erase(I);
-      --I;
-    } else {
+    {
       int64_t New = (Imm & ~0xfll) | Best;
       Log.setImm(MI, 0, New);
       R.Imm = New;

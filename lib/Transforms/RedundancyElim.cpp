@@ -222,7 +222,9 @@ Expected<bool> RedundancyElimPass::run(LiftedModule &LM, LiftedFunction &LF) {
   }
 
   HazardBaseline Base(V, F);
-  ViolationSet Before = ViolationSet::of(LM, LF, F);
+  if (llvm::all_of(Verdict, [](Why W) { return W == Why::None; }))
+    return false;
+  ViolationSet Before = ViolationSet::of(A, LF);
   EditLog Log(*LF.MF);
   std::vector<Why> Left = Verdict;
   for (unsigned I = 0; I < V.At.size(); ++I) {
@@ -233,16 +235,13 @@ Expected<bool> RedundancyElimPass::run(LiftedModule &LM, LiftedFunction &LF) {
     if (!Region.editable(MI) || V.Seq.blockEnd(B) - V.Seq.BlockBegin[B] == 1 ||
         V.nearFunctionBoundary(I, IsKernel))
       continue;
-    SeqView Trial = V;
-    Trial.erase(I);
-    std::vector<unsigned> Cons;
-    for (unsigned C : V.consumersAround(I))
-      if (C != I)
-        Cons.push_back(C > I ? C - 1 : C);
-    if (!Base.noWorse(Trial, Cons) || !shouldRewrite())
+    if (!V.tryErase(I, Base))
       continue;
+    if (!shouldRewrite()) {
+      V.insert(I, B, InstrRecord::fromMachineInstr(MI, F), &MI);
+      continue;
+    }
     Log.remove(MI);
-    V = std::move(Trial);
     Left.erase(Left.begin() + I);
     --I;
   }
