@@ -18,10 +18,20 @@ Expected<bool> RelaxWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
     return false;
   // The analysis numbers instructions as buildInstrSeq lays them out.
   std::vector<MachineInstr *> At;
-  for (MachineBasicBlock &MBB : *LF.MF)
+  // A kernel-argument preload prologue is left as it is: the emulator
+  // enters at the preload entry, so an edit there could never be judged by
+  // a run (firmware that preloads skips it, older firmware runs it).
+  std::vector<bool> InPrologue;
+  bool Prologue = LF.PreloadEntry != nullptr;
+  for (MachineBasicBlock &MBB : *LF.MF) {
+    if (&MBB == LF.PreloadEntry)
+      Prologue = false;
     for (MachineInstr &MI : MBB)
-      if (!MI.isMetaInstruction())
+      if (!MI.isMetaInstruction()) {
         At.push_back(&MI);
+        InPrologue.push_back(Prologue);
+      }
+  }
   if (At.size() != A.Seq.Instrs.size())
     return createStringError("relax-waitcnt: the analysis saw " +
                              Twine(A.Seq.Instrs.size()) +
@@ -29,7 +39,7 @@ Expected<bool> RelaxWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
                              Twine(At.size()));
   bool Changed = false;
   for (const WaitSlack &W : A.Waits.Waits) {
-    if (!W.hasSlack())
+    if (!W.hasSlack() || InPrologue[W.Instr])
       continue;
     WaitcntValue New = W.Needed;
     // Compute kernels export nothing: an expcnt change buys no time.
