@@ -391,12 +391,35 @@ Expected<EditSet> findEdits(const Emulator &E0, const Emulator &E1,
           return L0->Insns[K].Addr;
     return std::nullopt;
   };
+  // An instruction that now runs before one it followed in K0 is edited
+  // too, though its bytes are the same: an order no run executed is an
+  // order nobody judged (a scheduler's swap in a block the spec never
+  // reaches).
+  std::optional<size_t> PrevK0;
   for (size_t I1 = 0; I1 < L1->Insns.size(); ++I1) {
     const Insn &B = L1->Insns[I1];
     EditedInstruction Ed;
     Ed.K1Addr = B.Addr;
     Ed.K1Text = B.Text;
     auto It = P.find(I1);
+    bool Moved = false;
+    if (It != P.end()) {
+      Moved = PrevK0 && It->second < *PrevK0 &&
+              L0->Insns[It->second].Function == L0->Insns[*PrevK0].Function;
+      if (!PrevK0 || It->second > *PrevK0 ||
+          L0->Insns[It->second].Function != L0->Insns[*PrevK0].Function)
+        PrevK0 = It->second;
+    }
+    if (Moved) {
+      const Insn &A = L0->Insns[It->second];
+      Ed.K = EditedInstruction::Changed;
+      Ed.K0Addr = A.Addr;
+      Ed.K0Text = A.Text;
+      Ed.K1Text = B.Text + " (moved)";
+      Ed.Class = EditClass::Code;
+      S.Edits.push_back(std::move(Ed));
+      continue;
+    }
     if (It == P.end()) {
       Ed.K = EditedInstruction::Added;
       Ed.Class = classOf(B.Mnemonic);
