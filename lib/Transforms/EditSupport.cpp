@@ -370,3 +370,15 @@ bool asmevo::hasOnlyRegImmOperands(const MachineInstr &MI) {
       return false;
   return true;
 }
+
+namespace asmevo {
+Error checkSameInstructions(StringRef Pass, size_t Analysed,
+                            size_t InFunction) {
+  if (Analysed == InFunction)
+    return Error::success();
+  return createStringError(Pass + ": the analysis saw " + Twine(Analysed) +
+                           " instructions, the function has " +
+                           Twine(InFunction));
+}
+
+} // namespace asmevo

@@ -26,6 +26,12 @@
 namespace asmevo {
 
 /// The analyses' sequence of a function and the MachineInstr of each entry.
+/// The analysis numbers instructions as buildInstrSeq lays them out; a pass
+/// that maps those numbers back to MachineInstrs refuses to go on when the
+/// two counts differ (an error naming \p Pass, not a wrong edit).
+llvm::Error checkSameInstructions(llvm::StringRef Pass, size_t Analysed,
+                                  size_t InFunction);
+
 struct SeqView {
   InstrSeq Seq;
   std::vector<llvm::MachineInstr *> At;

@@ -8,11 +8,8 @@ using namespace asmevo;
 Expected<bool> NopShrinkPass::run(LiftedModule &LM, LiftedFunction &LF) {
   const ISAFacts &F = Facts.get(LM);
   SeqView V = SeqView::build(*LF.MF, F);
-  if (V.At.size() != V.Seq.Instrs.size())
-    return createStringError("nop-shrink: the analysis saw " +
-                             Twine(V.Seq.Instrs.size()) +
-                             " instructions, the function has " +
-                             Twine(V.At.size()));
+  if (Error E = checkSameInstructions("nop-shrink", V.Seq.Instrs.size(), V.At.size()))
+    return std::move(E);
   if (llvm::none_of(V.Seq.Instrs,
                     [](const InstrRecord &R) { return R.F->is(ic::Nop); }))
     return false;

@@ -98,11 +98,8 @@ Expected<bool> RedundancyElimPass::run(LiftedModule &LM, LiftedFunction &LF) {
   if (A.FromBytes)
     return false;
   SeqView V = SeqView::build(*LF.MF, F);
-  if (V.At.size() != A.Seq.Instrs.size())
-    return createStringError("redundancy-elim: the analysis saw " +
-                             Twine(A.Seq.Instrs.size()) +
-                             " instructions, the function has " +
-                             Twine(V.At.size()));
+  if (Error E = checkSameInstructions("redundancy-elim", A.Seq.Instrs.size(), V.At.size()))
+    return std::move(E);
   bool HasExp = llvm::any_of(V.Seq.Instrs, [](const InstrRecord &R) {
     return (R.F->Counters & cnt::EXP) != 0;
   });

@@ -1,5 +1,6 @@
 //===- RelaxWaitcnt.cpp ---------------------------------------------------===//
 #include "RelaxWaitcnt.h"
+#include "EditSupport.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
 
@@ -32,11 +33,8 @@ Expected<bool> RelaxWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
         InPrologue.push_back(Prologue);
       }
   }
-  if (At.size() != A.Seq.Instrs.size())
-    return createStringError("relax-waitcnt: the analysis saw " +
-                             Twine(A.Seq.Instrs.size()) +
-                             " instructions, the function has " +
-                             Twine(At.size()));
+  if (Error E = checkSameInstructions("relax-waitcnt", A.Seq.Instrs.size(), At.size()))
+    return std::move(E);
   bool Changed = false;
   for (const WaitSlack &W : A.Waits.Waits) {
     if (!W.hasSlack() || InPrologue[W.Instr])

@@ -1,5 +1,6 @@
 //===- ScheduleWindow.cpp - List scheduling within a block ----------------===//
 #include "ScheduleWindow.h"
+#include "EditSupport.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Timing/StaticCost.h"
 #include "llvm/ADT/DenseMap.h"
@@ -223,11 +224,9 @@ Expected<bool> FunctionScheduler::run() {
         }
         ++Count;
       }
-  if (Count != A0.Seq.Instrs.size())
-    return createStringError("schedule-window: the analysis saw " +
-                             Twine(A0.Seq.Instrs.size()) +
-                             " instructions, the function has " +
-                             Twine(Count));
+  if (Error E = checkSameInstructions("schedule-window",
+                                      A0.Seq.Instrs.size(), Count))
+    return std::move(E);
   auto Before = violationsByBlock(A0);
 
   bool InPrologue = LF.PreloadEntry != nullptr;

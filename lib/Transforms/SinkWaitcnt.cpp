@@ -70,11 +70,8 @@ bool isMemory(const OpcodeFacts &F) {
 Expected<bool> SinkWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
   const ISAFacts &F = Facts.get(LM);
   SeqView V = SeqView::build(*LF.MF, F);
-  if (V.At.size() != V.Seq.Instrs.size())
-    return createStringError("sink-waitcnt: the analysis saw " +
-                             Twine(V.Seq.Instrs.size()) +
-                             " instructions, the function has " +
-                             Twine(V.At.size()));
+  if (Error E = checkSameInstructions("sink-waitcnt", V.Seq.Instrs.size(), V.At.size()))
+    return std::move(E);
   if (llvm::none_of(V.Seq.Instrs,
                     [](const InstrRecord &R) { return R.F->is(ic::Waitcnt); }))
     return false;

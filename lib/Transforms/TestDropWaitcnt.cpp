@@ -15,11 +15,8 @@ Expected<bool> TestDropWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
   if (A.FromBytes)
     return false;
   SeqView V = SeqView::build(*LF.MF, F);
-  if (V.At.size() != A.Seq.Instrs.size())
-    return createStringError("test-drop-waitcnt: the analysis saw " +
-                             Twine(A.Seq.Instrs.size()) +
-                             " instructions, the function has " +
-                             Twine(V.At.size()));
+  if (Error E = checkSameInstructions("test-drop-waitcnt", A.Seq.Instrs.size(), V.At.size()))
+    return std::move(E);
   EditableRegion Region(LF);
   for (const WaitSlack &W : A.Waits.Waits) {
     bool Needed = W.Needed.VM < WaitcntValue::MaxVM ||
