@@ -32,8 +32,7 @@ static uint64_t countInstructions(LiftedModule &LM) {
 Expected<Candidate> buildCandidate(const CodeObject &K0,
                                    ArrayRef<std::string> Passes,
                                    const LiftOptions &LO,
-                                   const PipelineOptions &Base,
-                                   bool PatchInPlace) {
+                                   const CandidateOptions &Opts) {
   Candidate C;
   C.Passes.assign(Passes.begin(), Passes.end());
   auto CO = CodeObject::create(K0.image(), K0.name());
@@ -44,7 +43,7 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   auto LM = LiftedModule::lift(std::move(*CO), L);
   if (!LM)
     return LM.takeError();
-  PipelineOptions PO = Base;
+  PipelineOptions PO = Opts.Print;
   PO.VerifyEach = true;
   PO.Stats = &C.Stats;
   if (!Passes.empty())
@@ -53,7 +52,10 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   for (const PassStat &S : C.Stats)
     C.Changed |= S.FunctionsChanged > 0;
   C.Instructions = countInstructions(**LM);
-  C.Cost = staticCost(**LM, timing::TimingConfig::mi300x());
+  if (Opts.StaticCost)
+    C.Cost = staticCost(**LM, timing::TimingConfig::mi300x());
+  if (Passes.empty())
+    return std::move(C);
   auto R = rebuild(**LM);
   if (!R)
     return R.takeError();
@@ -66,7 +68,7 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   if (!New)
     return New.takeError();
   C.CO = std::move(*New);
-  if (PatchInPlace && C.Changed) {
+  if (Opts.PatchInPlace && C.Changed) {
     auto P = patchInPlace(K0, *C.CO, C.Rebuilt);
     if (!P)
       return createStringError("not patchable in place: " +
@@ -128,7 +130,11 @@ Expected<size_t> Search::attempt(std::vector<std::string> Passes,
   PipelineOptions PO;
   if (First)
     PO = O.Print;
-  auto C = buildCandidate(K0, Passes, O.Lift, PO, O.PatchInPlace);
+  CandidateOptions CO;
+  CO.Print = PO;
+  CO.PatchInPlace = O.PatchInPlace;
+  CO.StaticCost = !O.Gate.Spec;
+  auto C = buildCandidate(K0, Passes, O.Lift, CO);
   if (!C) {
     // A pass that fails or breaks a static check rules out this set, not
     // the run: the other sets may still be good.
@@ -274,7 +280,9 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
       Out.K0VGPRs = Out.K1VGPRs = K->KD.allocatedVGPRs();
   // K0's own figures, and its time, for the report (and for kernels that
   // stay unchanged).
-  auto Base = buildCandidate(K0, {}, Opts.Lift);
+  CandidateOptions BaseOpts;
+  BaseOpts.StaticCost = !O.Gate.Spec;
+  auto Base = buildCandidate(K0, {}, Opts.Lift, BaseOpts);
   if (!Base)
     return Base.takeError();
   Out.K0Instructions = Out.K1Instructions = Base->Instructions;

@@ -47,7 +47,9 @@ Reducer::fails(const std::vector<std::string> &Passes,
                                   : std::make_unique<RewriteFilter>(It->second);
     PO.Filters[P] = Filters[P].get();
   }
-  auto C = buildCandidate(K0, Passes, O.Lift, PO);
+  CandidateOptions CO;
+  CO.Print = PO;
+  auto C = buildCandidate(K0, Passes, O.Lift, CO);
   if (Counts)
     for (auto &[P, F] : Filters)
       (*Counts)[P] = F->seen();

@@ -54,12 +54,21 @@ struct Candidate {
   std::map<std::string, double> Cost;
 };
 
+/// How buildCandidate works beyond the passes.
+struct CandidateOptions {
+  PipelineOptions Print; ///< -print-after= and the reduction's filters.
+  bool PatchInPlace = false;
+  /// Compute Candidate::Cost (only --trust-static decides by it).
+  bool StaticCost = false;
+};
+
 /// Lifts \p K0 afresh, runs \p Passes (with the static checks after each;
-/// an introduced violation is an error naming the pass) and rebuilds.
+/// an introduced violation is an error naming the pass) and rebuilds. With
+/// no passes nothing is rebuilt: K0 is its own candidate, and only the
+/// instruction count (and cost) are filled in.
 llvm::Expected<Candidate>
 buildCandidate(const CodeObject &K0, llvm::ArrayRef<std::string> Passes,
-               const LiftOptions &LO, const PipelineOptions &Base = {},
-               bool PatchInPlace = false);
+               const LiftOptions &LO, const CandidateOptions &CO = {});
 
 struct Attempt {
   std::vector<std::string> Passes;
