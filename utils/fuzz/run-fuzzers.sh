@@ -7,7 +7,8 @@
 #
 #   utils/fuzz/run-fuzzers.sh [SECONDS_PER_TARGET [TARGET...]]
 #
-# SECONDS_PER_TARGET defaults to 60. Seeds are made at run time from the
+# SECONDS_PER_TARGET defaults to 60; ASMEVO_FUZZ_PARALLEL=N runs N targets at
+# a time. Seeds are made at run time from the
 # test kernels of the main build (ASMEVO_BUILD_DIR, default build/; run
 # utils/run-tests.sh or utils/build.sh first) and, when present, from
 # ../shared/corpus (ASMEVO_CORPUS_DIR); nothing is copied into the sources.
@@ -117,11 +118,14 @@ PY
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 export TMPDIR="$work"
-found=0
-printf '%-18s %12s %8s  %s\n' target executions seconds findings
-for t in "${targets[@]}"; do
-  d="$work/$t"
+# ASMEVO_FUZZ_PARALLEL targets run at a time (default 1): the long runs
+# outside CI use both cores; each target's table line is printed when all
+# of them are done, in the order given.
+parallel="${ASMEVO_FUZZ_PARALLEL:-1}"
+fuzz_one() {
+  local t="$1" d="$work/$1"
   mkdir -p "$d/corpus" "$d/artifacts"
+  local before s0 s1 execs after new what
   before=$(ls "$d/artifacts" | wc -l)
   s0=$(date +%s)
   "$fuzz/fuzz/bin/$t" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
@@ -133,10 +137,25 @@ for t in "${targets[@]}"; do
   new=$((after - before))
   what="none"
   if [ "$new" -gt 0 ]; then
-    found=1
     what="$new new: $(ls -t "$d/artifacts" | head -n "$new" | tr '\n' ' ')"
   fi
-  printf '%-18s %12s %8s  %s\n' "$t" "${execs:-?}" "$((s1 - s0))" "$what"
+  printf '%-18s %12s %8s  %s\n' "$t" "${execs:-?}" "$((s1 - s0))" "$what" >"$d/result"
+}
+running=0
+for t in "${targets[@]}"; do
+  fuzz_one "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+found=0
+printf '%-18s %12s %8s  %s\n' target executions seconds findings
+for t in "${targets[@]}"; do
+  cat "$work/$t/result"
+  grep -q ' none$' "$work/$t/result" || found=1
 done
 if [ "$found" -ne 0 ]; then
   echo "run-fuzzers: findings above; logs in $work/TARGET/log" >&2
