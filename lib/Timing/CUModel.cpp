@@ -147,6 +147,7 @@ struct Pending {
 struct WaveState {
   const WaveTrace *T = nullptr;
   size_t Pos = 0;
+  size_t MemPos = 0; ///< Into T->Memory: the next event with memory.
   unsigned Simd = 0;
   unsigned Group = 0; ///< Index into the groups in flight.
   uint64_t Age = 0;
@@ -158,6 +159,13 @@ struct WaveState {
   std::deque<Pending> Vm;
   std::vector<Pending> Lgkm;
   double LastVm = 0, LastLds = 0, MaxMem = 0;
+  // earliest() of this wave, valid while nothing it depends on changed:
+  // the wave's own state and its SIMD's pipes change only when a wave of
+  // that SIMD issues (SimdEpoch), other waves' barriers and dispatches
+  // bump GlobalEpoch. Most cycles issue on one SIMD of four, so the other
+  // SIMDs' waves are not re-examined.
+  uint64_t CachedSimdEpoch = ~uint64_t(0), CachedGlobalEpoch = ~uint64_t(0);
+  std::pair<double, uint8_t> Cached;
 };
 
 struct GroupState {
@@ -176,6 +184,7 @@ public:
 
 private:
   std::pair<double, uint8_t> earliest(WaveState &W);
+  std::pair<double, uint8_t> computeEarliest(WaveState &W);
   void issue(WaveState &W, double Now);
   bool tryDispatch(double Now);
   void releaseBarrier(GroupState &G, double Now);
@@ -204,6 +213,13 @@ private:
   std::vector<PerInst> Costs; ///< By instruction index.
   std::vector<unsigned> Live; ///< Waves not done (when !LiveDirty).
   bool LiveDirty = true;
+  std::vector<uint64_t> SimdEpoch;
+  std::vector<std::vector<unsigned>> SimdLive; ///< Live, by SIMD.
+  std::vector<double> MinE; ///< Per SIMD: its waves' earliest cycle.
+  std::vector<uint64_t> MinKey, MinGlobal; ///< Epochs MinE was taken at.
+  uint64_t GlobalEpoch = 0;
+  std::vector<Pending> Scratch; ///< computeEarliest's lgkm copy.
+  unsigned NumDenseSlots = 0;
 };
 
 void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
@@ -233,9 +249,19 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   B.Issue += Gap - Blocked;
 }
 
+std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
+  uint64_t SE = SimdEpoch[W.Simd];
+  if (W.CachedSimdEpoch != SE || W.CachedGlobalEpoch != GlobalEpoch) {
+    W.Cached = computeEarliest(W);
+    W.CachedSimdEpoch = SE;
+    W.CachedGlobalEpoch = GlobalEpoch;
+  }
+  return W.Cached;
+}
+
 /// Earliest cycle the wave's next instruction can issue, and why not
 /// before.
-std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
+std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
   if (W.Done || W.AtBarrier || W.Pos >= W.T->Events.size())
     return {Never, RBarrier};
   const TraceEvent &E = W.T->Events[W.Pos];
@@ -262,7 +288,8 @@ std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
       Need(P.T, P.Why);
     }
     if (W.Lgkm.size() > V.Lgkm) {
-      std::vector<Pending> Tmp = W.Lgkm;
+      std::vector<Pending> &Tmp = Scratch;
+      Tmp.assign(W.Lgkm.begin(), W.Lgkm.end());
       size_t K = Tmp.size() - V.Lgkm - 1;
       std::nth_element(Tmp.begin(), Tmp.begin() + K, Tmp.end(),
                        [](const Pending &A, const Pending &B) {
@@ -285,6 +312,7 @@ void CUSim::releaseBarrier(GroupState &G, double Now) {
   }
   if (!All || !Any)
     return;
+  ++GlobalEpoch;
   for (unsigned Wi : G.Waves) {
     WaveState &X = Waves[Wi];
     if (X.Done)
@@ -298,6 +326,10 @@ void CUSim::releaseBarrier(GroupState &G, double Now) {
 void CUSim::issue(WaveState &W, double Now) {
   const TraceEvent &E = W.T->Events[W.Pos++];
   const SInst &S = Insts[E.Index];
+  static const MemoryEvent NoMemory;
+  const MemoryEvent &M =
+      E.hasMemory() ? W.T->Memory[W.MemPos++] : NoMemory;
+  ++SimdEpoch[W.Simd];
   ++Out.Instructions;
   ++Costs[E.Index].Issued;
   W.ReadyAt = Now + 1; // one instruction per wave per cycle
@@ -322,7 +354,7 @@ void CUSim::issue(WaveState &W, double Now) {
     bool Store = E.Flags & TraceEvent::Store;
     if (S.K == Kind::Lds || ((E.Flags & TraceEvent::Lds) &&
                              !(E.Flags & TraceEvent::Global))) {
-      double Bytes = E.LdsBytes ? E.LdsBytes : 4.0 * E.Lanes;
+      double Bytes = M.LdsBytes ? M.LdsBytes : 4.0 * E.Lanes;
       double Ideal = std::ceil(Bytes / C.LdsBytesPerClkPerPort);
       double Conf = E.LdsCycles;
       double Cyc = std::max(Ideal, Conf);
@@ -347,8 +379,8 @@ void CUSim::issue(WaveState &W, double Now) {
     }
     double Done;
     Level Lv = L1;
-    if (E.NumLines)
-      Done = Mem.access(Now, &W.T->Lines[E.LineBegin], E.NumLines, Store, Lv);
+    if (M.NumLines)
+      Done = Mem.access(Now, &W.T->Lines[M.LineBegin], M.NumLines, Store, Lv);
     else
       Done = Now + C.L1Latency;
     Done = std::max(Done, W.LastVm); // vmcnt returns in order
@@ -429,7 +461,7 @@ bool CUSim::tryDispatch(double Now) {
       W.Group = GI;
       W.Age = AgeCounter++;
       W.ReadyAt = W.Last = Now + C.DispatchCyclesPerGroup;
-      W.Reg.assign(slot::NumSlots, 0);
+      W.Reg.assign(NumDenseSlots, 0);
       ++SimdWaves[Pick[K]];
       G.Waves.push_back(unsigned(Waves.size()));
       Waves.push_back(std::move(W));
@@ -437,6 +469,7 @@ bool CUSim::tryDispatch(double Now) {
     G.Live = unsigned(WS.size());
     Groups.push_back(std::move(G));
     LiveDirty = true;
+    ++GlobalEpoch;
     ++GroupsLive;
     ++NextGroup;
     Any = true;
@@ -447,6 +480,23 @@ bool CUSim::tryDispatch(double Now) {
 void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   for (const InstrRecord &R : T.Info.Instrs)
     Insts.push_back(classify(R, C));
+  // Register slots renumbered densely over the ones the kernel touches:
+  // every wave keeps a ready time per slot, and most kernels touch a few
+  // dozen of the 774.
+  {
+    std::vector<int> Dense(slot::NumSlots, -1);
+    auto Map = [&](uint16_t &Sl) {
+      if (Dense[Sl] < 0)
+        Dense[Sl] = int(NumDenseSlots++);
+      Sl = uint16_t(Dense[Sl]);
+    };
+    for (SInst &S : Insts) {
+      for (uint16_t &U : S.Uses)
+        Map(U);
+      for (uint16_t &D : S.Defs)
+        Map(D);
+    }
+  }
   Costs.assign(Insts.size(), PerInst());
   // Waves by sampled group, in dispatch order.
   {
@@ -468,6 +518,11 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   }
   unsigned NS = std::max(1u, unsigned(C.SIMDsPerCU));
   SimdWaves.assign(NS, 0);
+  SimdEpoch.assign(NS, 0);
+  SimdLive.assign(NS, {});
+  MinE.assign(NS, Never);
+  MinKey.assign(NS, ~uint64_t(0));
+  MinGlobal.assign(NS, ~uint64_t(0));
   ValuFree.assign(NS, 0);
   MfmaFree.assign(NS, 0);
   PortFree.assign((NS + 1) / 2, 0);
@@ -482,29 +537,44 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
     // The next cycle some SIMD has an issuable wave.
     double Best = Never;
     unsigned BestSimd = 0;
-    bool AnyLive = false;
     if (LiveDirty) {
       Live.clear();
+      for (auto &L : SimdLive)
+        L.clear();
       for (unsigned Wi = 0; Wi < Waves.size(); ++Wi)
-        if (!Waves[Wi].Done)
+        if (!Waves[Wi].Done) {
           Live.push_back(Wi);
+          SimdLive[Waves[Wi].Simd].push_back(Wi);
+        }
+      std::fill(MinKey.begin(), MinKey.end(), ~uint64_t(0));
       LiveDirty = false;
     }
-    for (unsigned Wi : Live) {
-      WaveState &W = Waves[Wi];
-      if (W.Done)
+    bool AnyLive = !Live.empty();
+    // The aligned issue cycle grows with a wave's earliest cycle, so a
+    // SIMD's first chance is that of its earliest wave; it changes only
+    // when that SIMD issued or a barrier or dispatch happened.
+    for (unsigned Sm = 0; Sm < NS; ++Sm) {
+      if (SimdLive[Sm].empty())
         continue;
-      AnyLive = true;
-      double E = earliest(W).first;
+      if (MinKey[Sm] != SimdEpoch[Sm] || MinGlobal[Sm] != GlobalEpoch) {
+        double M = Never;
+        for (unsigned Wi : SimdLive[Sm])
+          M = std::min(M, earliest(Waves[Wi]).first);
+        MinE[Sm] = M;
+        MinKey[Sm] = SimdEpoch[Sm];
+        MinGlobal[Sm] = GlobalEpoch;
+      }
+      double E = MinE[Sm];
       if (E == Never)
         continue;
       double T = std::ceil(std::max(E, Now));
-      // Align to the SIMD's cycle (t mod NS == simd).
-      double Mod = std::fmod(T, double(NS));
-      double Al = T + std::fmod(double(W.Simd) - Mod + NS, double(NS));
-      if (Al < Best || (Al == Best && W.Simd < BestSimd)) {
+      // Align to the SIMD's cycle (t mod NS == simd). Cycles are whole
+      // numbers far below 2^53, so integer arithmetic gives what fmod did.
+      uint64_t IT = uint64_t(T);
+      double Al = T + double((Sm + NS - IT % NS) % NS);
+      if (Al < Best) {
         Best = Al;
-        BestSimd = W.Simd;
+        BestSimd = Sm;
       }
     }
     if (!AnyLive) {
@@ -517,8 +587,8 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
       break;
     Now = Best;
     Cand.clear();
-    for (unsigned Wi : Live)
-      if (!Waves[Wi].Done && Waves[Wi].Simd == BestSimd)
+    for (unsigned Wi : SimdLive[BestSimd])
+      if (!Waves[Wi].Done)
         Cand.push_back({Waves[Wi].Age, Wi});
     std::sort(Cand.begin(), Cand.end());
     if (!Oldest && !Cand.empty())

@@ -1,6 +1,7 @@
 //===- TraceCollector.cpp - The timing model's view of a launch -----------===//
 #include "asmevo/Timing/Trace.h"
 #include "asmevo/Analysis/InstrRecord.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -32,6 +33,9 @@ void TraceCollector::beginLaunch(const emu::TraceLaunchInfo &L) {
       break;
     }
   Launches.push_back(std::move(T));
+  HintEvents = 64;
+  HintMemory = 16;
+  HintLines = 32;
 }
 
 bool TraceCollector::wantGroup(uint64_t Group) {
@@ -42,10 +46,19 @@ void *TraceCollector::beginWave(uint64_t Group, unsigned Wave) {
   auto W = std::make_unique<WaveTrace>();
   W->Group = Group;
   W->Wave = Wave;
-  W->Events.reserve(1024);
+  W->Events.reserve(HintEvents);
+  W->Memory.reserve(HintMemory);
+  W->Lines.reserve(HintLines);
   WaveTrace *P = W.get();
   Launches.back().Waves.push_back(std::move(W));
   return P;
+}
+
+void TraceCollector::endWave(void *WP) {
+  const WaveTrace &W = *static_cast<WaveTrace *>(WP);
+  HintEvents = std::max(HintEvents, W.Events.size());
+  HintMemory = std::max(HintMemory, W.Memory.size());
+  HintLines = std::max(HintLines, W.Lines.size());
 }
 
 void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,
@@ -57,17 +70,21 @@ void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,
   E.Flags = W.CurFlags;
   if (Next != Index + 1)
     E.Flags |= TraceEvent::Taken;
-  if (!W.CurLines.empty()) {
-    std::sort(W.CurLines.begin(), W.CurLines.end());
-    W.CurLines.erase(std::unique(W.CurLines.begin(), W.CurLines.end()),
-                     W.CurLines.end());
-    E.LineBegin = uint32_t(W.Lines.size());
-    E.NumLines = uint32_t(W.CurLines.size());
-    W.Lines.insert(W.Lines.end(), W.CurLines.begin(), W.CurLines.end());
-    W.CurLines.clear();
+  if (E.hasMemory()) {
+    MemoryEvent M;
+    if (!W.CurLines.empty()) {
+      std::sort(W.CurLines.begin(), W.CurLines.end());
+      W.CurLines.erase(std::unique(W.CurLines.begin(), W.CurLines.end()),
+                       W.CurLines.end());
+      M.LineBegin = uint32_t(W.Lines.size());
+      M.NumLines = uint32_t(W.CurLines.size());
+      W.Lines.insert(W.Lines.end(), W.CurLines.begin(), W.CurLines.end());
+      W.CurLines.clear();
+    }
+    M.LdsBytes = W.CurLdsBytes;
+    W.Memory.push_back(M);
   }
   E.LdsCycles = uint16_t(std::min<uint32_t>(W.CurLdsCycles, 65535));
-  E.LdsBytes = W.CurLdsBytes;
   W.CurLdsCycles = W.CurLdsBytes = 0;
   W.CurFlags = 0;
   W.Events.push_back(E);
@@ -127,11 +144,27 @@ void TraceCollector::memory(void *WP, uint32_t Index, const uint64_t *Addr,
   }
   W.CurFlags |= TraceEvent::Global;
   uint64_t LB = uint64_t(C.LineBytes);
+  if (isPowerOf2_64(LB)) {
+    // The usual case, without a 64-bit division per lane.
+    unsigned Sh = Log2_64(LB);
+    for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+      uint64_t A = Addr[__builtin_ctzll(Bits)];
+      uint64_t L0 = A >> Sh, L1 = (A + Bytes - 1) >> Sh;
+      if (W.CurLines.empty() || W.CurLines.back() != L0)
+        W.CurLines.push_back(L0);
+      if (L1 != L0)
+        W.CurLines.push_back(L1);
+    }
+    return;
+  }
+  // Neighbouring lanes mostly share a line: skipping a repeat of the line
+  // just added keeps the list (sorted and made unique at instruction())
+  // a few entries long instead of one or two per lane.
   for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
     uint64_t A = Addr[__builtin_ctzll(Bits)];
     uint64_t L0 = A / LB, L1 = (A + Bytes - 1) / LB;
-    W.CurLines.push_back(L0);
-    if (L1 != L0)
-      W.CurLines.push_back(L1);
+    for (uint64_t L = L0; L <= L1 && L <= L0 + 1; ++L)
+      if (W.CurLines.empty() || W.CurLines.back() != L)
+        W.CurLines.push_back(L);
   }
 }

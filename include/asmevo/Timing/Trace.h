@@ -28,6 +28,14 @@ struct TraceEvent {
   uint8_t Lanes = 0;      ///< Active lanes (EXEC popcount).
   uint8_t Flags = 0;
   uint16_t LdsCycles = 0; ///< Bank-conflict cycles of the LDS access.
+  bool hasMemory() const { return Flags & (Global | Lds); }
+};
+
+/// What a memory event moved: one per TraceEvent with hasMemory(), in the
+/// same order (kept apart so that the many other events stay 8 bytes: a
+/// launch's trace is held in memory, and on a virtual machine touching
+/// fresh pages costs more than filling them).
+struct MemoryEvent {
   uint32_t LdsBytes = 0;  ///< Bytes an LDS access moves.
   uint32_t LineBegin = 0; ///< Into WaveTrace::Lines.
   uint32_t NumLines = 0;
@@ -37,6 +45,7 @@ struct WaveTrace {
   uint64_t Group = 0;
   unsigned Wave = 0;
   std::vector<TraceEvent> Events;
+  std::vector<MemoryEvent> Memory;
   std::vector<uint64_t> Lines; ///< Cache-line numbers (address / line).
   // The instruction being reported (memory parts come before it).
   std::vector<uint64_t> CurLines;
@@ -71,6 +80,7 @@ public:
                    uint32_t Next) override;
   void memory(void *W, uint32_t Index, const uint64_t *Addr, uint64_t Mask,
               uint32_t Bytes, bool Lds, bool Write) override;
+  void endWave(void *W) override;
 
   std::vector<LaunchTrace> &launches() { return Launches; }
 
@@ -80,6 +90,10 @@ private:
   uint64_t Footprint = 0;
   std::vector<LaunchTrace> Launches;
   std::vector<uint8_t> Want; ///< Per linear group of the current launch.
+  // The largest finished wave of the launch: a new wave reserves that much
+  // up front (waves of one kernel are mostly alike), so its trace does not
+  // grow by reallocation; reserved pages never written cost nothing.
+  size_t HintEvents = 64, HintMemory = 16, HintLines = 32;
 };
 
 } // namespace timing
