@@ -160,11 +160,13 @@ struct WaveState {
   std::vector<Pending> Lgkm;
   double LastVm = 0, LastLds = 0, MaxMem = 0;
   // earliest() of this wave, valid while nothing it depends on changed:
-  // the wave's own state and its SIMD's pipes change only when a wave of
-  // that SIMD issues (SimdEpoch), other waves' barriers and dispatches
-  // bump GlobalEpoch. Most cycles issue on one SIMD of four, so the other
-  // SIMDs' waves are not re-examined.
-  uint64_t CachedSimdEpoch = ~uint64_t(0), CachedGlobalEpoch = ~uint64_t(0);
+  // the wave's own state changes only when it issues (CacheValid), its
+  // SIMD's VALU/MFMA pipes when a wave of that SIMD issues there
+  // (PipeEpoch; only a VALU or MFMA instruction waits for them), other
+  // waves' barriers and dispatches bump GlobalEpoch. Most waves are not
+  // re-examined on most cycles.
+  bool CacheValid = false, CacheUsesPipes = false;
+  uint64_t CachedPipeEpoch = 0, CachedGlobalEpoch = 0;
   std::pair<double, uint8_t> Cached;
 };
 
@@ -213,7 +215,8 @@ private:
   std::vector<PerInst> Costs; ///< By instruction index.
   std::vector<unsigned> Live; ///< Waves not done (when !LiveDirty).
   bool LiveDirty = true;
-  std::vector<uint64_t> SimdEpoch;
+  std::vector<uint64_t> SimdEpoch; ///< Bumped by every issue on the SIMD.
+  std::vector<uint64_t> PipeEpoch; ///< Bumped when its VALU/MFMA pipes change.
   std::vector<std::vector<unsigned>> SimdLive; ///< Live, by SIMD.
   std::vector<double> MinE; ///< Per SIMD: its waves' earliest cycle.
   std::vector<uint64_t> MinKey, MinGlobal; ///< Epochs MinE was taken at.
@@ -250,10 +253,16 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
 }
 
 std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
-  uint64_t SE = SimdEpoch[W.Simd];
-  if (W.CachedSimdEpoch != SE || W.CachedGlobalEpoch != GlobalEpoch) {
+  if (!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch ||
+      (W.CacheUsesPipes && W.CachedPipeEpoch != PipeEpoch[W.Simd])) {
     W.Cached = computeEarliest(W);
-    W.CachedSimdEpoch = SE;
+    W.CacheValid = true;
+    W.CacheUsesPipes = false;
+    if (!W.Done && W.Pos < W.T->Events.size()) {
+      Kind K = Insts[W.T->Events[W.Pos].Index].K;
+      W.CacheUsesPipes = K == Kind::Valu || K == Kind::Mfma;
+    }
+    W.CachedPipeEpoch = PipeEpoch[W.Simd];
     W.CachedGlobalEpoch = GlobalEpoch;
   }
   return W.Cached;
@@ -330,6 +339,7 @@ void CUSim::issue(WaveState &W, double Now) {
   const MemoryEvent &M =
       E.hasMemory() ? W.T->Memory[W.MemPos++] : NoMemory;
   ++SimdEpoch[W.Simd];
+  W.CacheValid = false;
   ++Out.Instructions;
   ++Costs[E.Index].Issued;
   W.ReadyAt = Now + 1; // one instruction per wave per cycle
@@ -337,11 +347,13 @@ void CUSim::issue(WaveState &W, double Now) {
   double DefReady = Now + C.SaluLatency;
   switch (S.K) {
   case Kind::Valu: {
+    ++PipeEpoch[W.Simd];
     ValuFree[W.Simd] = Now + S.Cycles;
     DefReady = Now + std::max(S.Cycles, C.ValuLatency);
     break;
   }
   case Kind::Mfma:
+    ++PipeEpoch[W.Simd];
     MfmaFree[W.Simd] = Now + S.Cycles;
     ValuFree[W.Simd] = Now + (S.BlocksValu ? S.Cycles : C.MfmaCoIssueCycles);
     DefReady = Now + S.Cycles;
@@ -519,6 +531,7 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   unsigned NS = std::max(1u, unsigned(C.SIMDsPerCU));
   SimdWaves.assign(NS, 0);
   SimdEpoch.assign(NS, 0);
+  PipeEpoch.assign(NS, 0);
   SimdLive.assign(NS, {});
   MinE.assign(NS, Never);
   MinKey.assign(NS, ~uint64_t(0));
