@@ -205,6 +205,38 @@ static const HazardRule Rules[] = {
      -1,
      ISA_940 "; [LLVM] checkVALUHazards (hasTransForwardingHazard)",
      "transcendental VALU writes VGPR, non-trans VALU reads it"},
+    // rocRoller's OPSEL94x observer (AMD: "v_* using OPSEL / SDWA, then
+    // v_* read: 1 NOP" on 94x) and LLVM's IsShift16BitDefFn agree on SDWA
+    // and on VOP3 op_sel; LLVM's predicate (dst_sel other than DWORD, or
+    // DST_OP_SEL) is the one used.
+    {"dst-sel-valu",
+     TgtGFX940Plus,
+     HzInst::DstSelVALU,
+     HzInst::VALU,
+     HzRel::VGPRDefExplUse,
+     1,
+     {0, 0, 0, 0},
+     -1,
+     "[rocRoller] OPSEL94x; [LLVM] checkVALUHazards "
+     "(hasDstSelForwardingHazard)",
+     "VALU writes VGPR through SDWA dst_sel or op_sel, VALU reads it"},
+    // On VOP3P, bit 3 of src0_modifiers is src0's op_sel_hi, set by
+    // default: LLVM reads it as DST_OP_SEL and waits after every v_pk_*
+    // whose result is read next; rocRoller asks only when an op_sel is
+    // written, and AMD's hand-written AITer kernels read v_pk_* results
+    // at once 850 times. An advisory, like the carry-in rule.
+    {"dst-sel-valu-vop3p",
+     TgtGFX940Plus,
+     HzInst::DstSelVOP3P,
+     HzInst::VALU,
+     HzRel::VGPRDefExplUse,
+     1,
+     {0, 0, 0, 0},
+     -1,
+     "[LLVM] checkVALUHazards (hasDstSelForwardingHazard, DST_OP_SEL); "
+     "[rocRoller] OPSEL94x asks only for a written op_sel",
+     "VOP3P with src0 op_sel_hi writes VGPR, VALU reads it",
+     /*Advisory=*/true},
     {"store-data-valu",
      TgtGFX90A,
      HzInst::WideStore,

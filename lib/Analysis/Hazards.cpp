@@ -83,6 +83,10 @@ static bool matches(HzInst K, const InstrRecord &I) {
   }
   case HzInst::FMA64:
     return F.is(ic::FMA64);
+  case HzInst::DstSelVALU:
+    return I.DstSel == InstrRecord::DstSelWrite;
+  case HzInst::DstSelVOP3P:
+    return I.DstSel == InstrRecord::DstSelVOP3P;
   case HzInst::PermlaneSwap:
     return F.Name.starts_with("V_PERMLANE16_SWAP") ||
            F.Name.starts_with("V_PERMLANE32_SWAP");

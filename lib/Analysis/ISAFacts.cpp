@@ -18,6 +18,12 @@ ISAFacts::ISAFacts(const TargetContext &TC) : TC(TC) {
   // xnack-any must also be correct when pages fault and clauses replay.
   XnackReplay = TI.Xnack == TargetFeature::On || TI.Xnack == TargetFeature::Any;
   Cache.resize(TC.instrInfo().getNumOpcodes());
+  unsigned Add = TC.opcode("V_ADD_F32_e64_vi");
+  if (Add != ~0u) {
+    const MCInstrDesc &D = TC.instrInfo().get(Add);
+    if (D.getNumOperands() > 1)
+      InputModsType = D.operands()[1].OperandType;
+  }
 }
 
 const OpcodeFacts &ISAFacts::get(unsigned Opcode) const {

@@ -20,6 +20,50 @@ static void setPasses(InstrRecord &R, const ISAFacts &Facts,
   }
 }
 
+/// \p Imm(I) gives explicit operand I as an immediate, or nullopt when it is
+/// not one. SDWA's trailing fields (no register class, not source
+/// modifiers) end in [clamp, [omod,] dst_sel, dst_unused, src0_sel
+/// [, src1_sel]]; VOPC has no dst_sel. DWORD is 6.
+template <typename ImmFn>
+static uint8_t writesThroughDstSel(const MCInstrDesc &D, const OpcodeFacts &F,
+                                unsigned NumExplicit, unsigned InputMods,
+                                ImmFn Imm) {
+  if (!F.isLegacyVALU())
+    return InstrRecord::NoDstSel;
+  unsigned N = std::min<unsigned>(NumExplicit, D.getNumOperands());
+  if (F.is(ic::SDWA)) {
+    if ((F.TSFlags >> tsflag::VOPC) & 1)
+      return InstrRecord::NoDstSel;
+    SmallVector<int64_t, 8> Trailing;
+    unsigned Sources = 0; // register-class operands not tied to vdst
+    for (unsigned I = D.getNumDefs(); I < N; ++I) {
+      const MCOperandInfo &OI = D.operands()[I];
+      if (OI.RegClass >= 0) {
+        Sources += D.getOperandConstraint(I, MCOI::TIED_TO) < 0;
+        continue;
+      }
+      if (OI.OperandType == InputMods)
+        continue;
+      if (std::optional<int64_t> V = Imm(I))
+        Trailing.push_back(*V);
+    }
+    bool TwoSources = Sources >= 2;
+    unsigned FromEnd = TwoSources ? 4 : 3;
+    if (Trailing.size() < FromEnd + 1)
+      return InstrRecord::NoDstSel;
+    return Trailing[Trailing.size() - FromEnd] != 6 ? InstrRecord::DstSelWrite
+                                                    : InstrRecord::NoDstSel;
+  }
+  unsigned Src0Mods = D.getNumDefs();
+  if (Src0Mods >= N || D.operands()[Src0Mods].OperandType != InputMods)
+    return InstrRecord::NoDstSel;
+  std::optional<int64_t> M = Imm(Src0Mods);
+  if (!M || !(*M & 8))
+    return InstrRecord::NoDstSel;
+  return (F.TSFlags >> tsflag::VOP3P) & 1 ? InstrRecord::DstSelVOP3P
+                                          : InstrRecord::DstSelWrite;
+}
+
 static uint8_t dppSource(const MCInstrDesc &D, const OpcodeFacts &F) {
   if (!F.is(ic::DPP))
     return 255;
@@ -48,6 +92,14 @@ InstrRecord InstrRecord::fromMachineInstr(const MachineInstr &MI,
   }
   R.NumDefs = MI.getDesc().getNumDefs();
   R.DPPSrc = dppSource(MI.getDesc(), *R.F);
+  R.DstSel = writesThroughDstSel(
+      MI.getDesc(), *R.F, MI.getNumExplicitOperands(), Facts.inputModsType(),
+      [&](unsigned I) -> std::optional<int64_t> {
+        const MachineOperand &MO = MI.getOperand(I);
+        if (MO.isImm())
+          return MO.getImm();
+        return std::nullopt;
+      });
   R.Addr = LiftedModule::originalAddress(MI).value_or(~0ull);
   bool HaveImm = false;
   unsigned NumExplicit = MI.getNumExplicitOperands();
@@ -76,6 +128,14 @@ InstrRecord InstrRecord::fromMCInst(const MCInst &MI, const ISAFacts &Facts) {
   const MCInstrDesc &D = Facts.target().instrInfo().get(R.Opcode);
   R.NumDefs = D.getNumDefs();
   R.DPPSrc = dppSource(D, *R.F);
+  R.DstSel = writesThroughDstSel(
+      D, *R.F, MI.getNumOperands(), Facts.inputModsType(),
+      [&](unsigned I) -> std::optional<int64_t> {
+        const MCOperand &Op = MI.getOperand(I);
+        if (Op.isImm())
+          return Op.getImm();
+        return std::nullopt;
+      });
   R.Addr = ~0ull;
   bool HaveImm = false;
   // Decoded operand lists can be longer or shorter than the descriptor

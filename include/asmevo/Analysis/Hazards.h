@@ -59,6 +59,8 @@ enum class HzInst : uint8_t {
              ///< only without an soffset register).
   FMA64,
   PermlaneSwap, ///< v_permlane16_swap / v_permlane32_swap (gfx950).
+  DstSelVALU,   ///< SDWA/VOP3 VALU writing through a destination select.
+  DstSelVOP3P,  ///< VOP3P with src0 op_sel_hi (LLVM's DST_OP_SEL reading).
 };
 
 /// Which operands of the producer and consumer must overlap.

@@ -163,6 +163,10 @@ public:
   bool isGFX940Plus() const { return Gen != GPUGen::GFX90A; }
   /// XNACK on or any: memory clauses may be replayed (soft clauses).
   bool xnackReplay() const { return XnackReplay; }
+  /// The MCOperandInfo::OperandType of source-modifier operands
+  /// (src0_modifiers: SISrcMods bits), learnt from v_add_f32_e64's
+  /// descriptor; ~0u when the target has no such opcode.
+  unsigned inputModsType() const { return InputModsType; }
 
 private:
   OpcodeFacts compute(unsigned Opcode) const;
@@ -170,6 +174,7 @@ private:
   std::unique_ptr<RegSlotMap> Slots;
   GPUGen Gen = GPUGen::GFX94X;
   bool XnackReplay = true;
+  unsigned InputModsType = ~0u;
   mutable std::vector<OpcodeFacts> Cache;
 };
 

@@ -39,6 +39,13 @@ struct InstrRecord {
   uint8_t DPPSrc = 255;
   uint8_t Passes = 1;   ///< MFMA passes (resolved per instruction).
   bool XDL = false;     ///< MFMA on the XDL unit.
+  /// A VALU (not MFMA) that writes its VGPR through a destination select,
+  /// the dst-sel forwarding hazard's producer: SDWA with dst_sel other
+  /// than DWORD, or VOP3 src0_modifiers with DST_OP_SEL (bit 3); or
+  /// VOP3P with that bit, which there is src0's op_sel_hi (set by
+  /// default) and which only LLVM reads as a destination select.
+  enum : uint8_t { NoDstSel, DstSelWrite, DstSelVOP3P };
+  uint8_t DstSel = NoDstSel;
   uint64_t Addr = 0;    ///< Original address, or ~0 when unknown.
 
   static InstrRecord fromMachineInstr(const llvm::MachineInstr &MI,

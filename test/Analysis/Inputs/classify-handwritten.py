@@ -36,6 +36,7 @@ PATTERNS = {
     'valu-sgpr-valu': ['cmp-cndmask-mask', 'readlane-direct',
                        'readlane-salu-redefined'],
     'valu-sgpr-valu-carry': ['carry-in'],
+    'dst-sel-valu-vop3p': ['pk-f32-default-op-sel-hi'],
     'valu-sgpr-vmem': ['readlane-rsrc'],
     'xnack-soft-clause': ['smem-base-overwrite', 'd16-tied-vdst'],
     'waitcnt-read': ['lds-no-wait-counter-full', 'lds-no-wait',
@@ -340,6 +341,14 @@ def classify_hazard(code, rule, rep, same_site):
             return 'barrier-between'
         return 'valu-between' if all(i.mn.startswith('v_')
                                      for i in between) else None
+    if rule == 'dst-sel-valu-vop3p':
+        # A packed f32 op whose op_sel_hi is the default (nothing written),
+        # its result read by the next instruction.
+        if re.match(r'v_pk_(add|mul|fma)_f32$', pi.mn) and \
+                'op_sel' not in pi.ops and not between and \
+                reg & ci.uses():
+            return 'pk-f32-default-op-sel-hi'
+        return None
     return classify_sgpr(rule, pi, ci, between, reg)
 
 
