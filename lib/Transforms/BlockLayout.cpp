@@ -1,5 +1,6 @@
 //===- BlockLayout.cpp - Fall-through straightening -----------------------===//
 #include "BlockLayout.h"
+#include "ViolationSites.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -200,12 +201,10 @@ bool Layout::run() {
   }
   if (!Changed)
     return false;
-  FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
-  if (A1.violations() > A0.violations() ||
-      A1.Waits.Violations.size() > A0.Waits.Violations.size() ||
-      A1.Hazards.size() > A0.Hazards.size() ||
-      A1.SoftClauses.size() > A0.SoftClauses.size() ||
-      A1.Advisories.size() > A0.Advisories.size()) {
+  // Straightening moves producers and consumers across block edges: a
+  // violation site the function did not have undoes the whole layout.
+  if (!SiteSet::of(A0, /*Advisories=*/true)
+           .noneIntroducedBy(SiteSet::of(LM, LF, F, /*Advisories=*/true))) {
     revert();
     return false;
   }

@@ -242,51 +242,6 @@ bool HazardBaseline::noWorse(const SeqView &V,
   return true;
 }
 
-ViolationSet ViolationSet::of(const LiftedModule &LM, LiftedFunction &LF,
-                              const ISAFacts &F) {
-  AnalysisOptions AO;
-  AO.Liveness = false;
-  return of(analyzeFunction(LM, LF, F, AO), LF);
-}
-
-ViolationSet ViolationSet::of(const FunctionAnalysis &A,
-                              const LiftedFunction &LF) {
-  ViolationSet VS;
-  std::vector<const MachineInstr *> At;
-  for (const MachineBasicBlock &MBB : *LF.MF)
-    for (const MachineInstr &MI : MBB)
-      if (!MI.isMetaInstruction())
-        At.push_back(&MI);
-  auto MIOf = [&](unsigned I) -> const MachineInstr * {
-    return I < At.size() ? At[I] : nullptr;
-  };
-  auto AddHit = [&](const HazardHit &H) {
-    int &M = VS.Sites[{MIOf(H.Consumer), H.Rule, 0u, 0u}];
-    M = std::max(M, H.Missing);
-  };
-  for (const HazardHit &H : A.Hazards)
-    AddHit(H);
-  for (const HazardHit &H : A.Advisories)
-    AddHit(H);
-  for (const HazardHit &H : A.SoftClauses)
-    AddHit(H);
-  for (const WaitViolation &W : A.Waits.Violations) {
-    VS.Sites[{MIOf(W.Instr), nullptr, 1u + (unsigned)W.Kind,
-              (unsigned)W.Reg.First << 16 | W.Reg.Count}] = 1;
-    ++VS.WaitViolations;
-  }
-  return VS;
-}
-
-unsigned ViolationSet::introducedBy(const ViolationSet &After) const {
-  unsigned N = 0;
-  for (auto &[K, M] : After.Sites) {
-    auto It = Sites.find(K);
-    N += It == Sites.end() || M > It->second;
-  }
-  return N;
-}
-
 static MachineInstr *nextOf(MachineInstr &MI) {
   auto It = std::next(MI.getIterator());
   return It == MI.getParent()->end() ? nullptr : &*It;

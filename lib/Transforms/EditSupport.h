@@ -6,14 +6,15 @@
 // rules of the consumers near it before making it (HazardBaseline), log
 // every edit so that a function can be put back as it was (EditLog), and
 // compare the whole function's violations after the pass with those before,
-// site by site (ViolationSet): a pass that would introduce one undoes its
-// edits in that function.
+// site by site (SiteSet, with advisories): a pass that would introduce one
+// undoes its edits in that function.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_LIB_TRANSFORMS_EDITSUPPORT_H
 #define ASMEVO_LIB_TRANSFORMS_EDITSUPPORT_H
 
 #include "FactsCache.h"
+#include "ViolationSites.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Analysis/ISAFacts.h"
 #include "asmevo/Lift/LiftedModule.h"
@@ -85,27 +86,6 @@ private:
   std::map<std::pair<const llvm::MachineInstr *, const HazardRule *>, int>
       Missing;
   llvm::DenseSet<const llvm::MachineInstr *> DstSel;
-};
-
-/// Every violation of a function, by site: (instruction, rule or waitcnt
-/// need, register).
-class ViolationSet {
-public:
-  static ViolationSet of(const LiftedModule &LM, LiftedFunction &LF,
-                         const ISAFacts &F);
-  /// From an analysis already made of the function as it is.
-  static ViolationSet of(const FunctionAnalysis &A, const LiftedFunction &LF);
-  /// Sites of \p After that \p this does not have (or has with fewer
-  /// missing wait states).
-  unsigned introducedBy(const ViolationSet &After) const;
-  unsigned size() const { return Sites.size(); }
-  bool waitsClean() const { return WaitViolations == 0; }
-
-private:
-  using Key = std::tuple<const llvm::MachineInstr *, const void *, unsigned,
-                         unsigned>;
-  std::map<Key, int> Sites;
-  unsigned WaitViolations = 0;
 };
 
 /// Edits of one function, undoable together.

@@ -15,7 +15,7 @@ Expected<bool> NopShrinkPass::run(LiftedModule &LM, LiftedFunction &LF) {
     return false;
   EditableRegion Region(LF);
   HazardBaseline Base(V, F);
-  ViolationSet Before = ViolationSet::of(LM, LF, F);
+  SiteSet Before = SiteSet::of(LM, LF, F, /*Advisories=*/true);
   EditLog Log(*LF.MF);
   bool IsKernel = LF.Range.IsKernel;
   for (unsigned I = 0; I < V.At.size(); ++I) {
@@ -63,7 +63,7 @@ Expected<bool> NopShrinkPass::run(LiftedModule &LM, LiftedFunction &LF) {
   }
   if (Log.empty())
     return false;
-  if (Before.introducedBy(ViolationSet::of(LM, LF, F))) {
+  if (!Before.noneIntroducedBy(SiteSet::of(LM, LF, F, true))) {
     Log.undo();
     return false;
   }

@@ -134,7 +134,7 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
   // Passes edit only functions the MachineVerifier accepts.
   LM.finalize();
   std::unique_ptr<ISAFacts> Facts;
-  std::map<std::string, std::multiset<ViolationSite>> InputSites;
+  std::map<std::string, SiteSet> InputSites;
   if (Opts.VerifyEach) {
     Facts = std::make_unique<ISAFacts>(LM.target());
     InputSites = collectViolationSites(LM, *Facts);

@@ -221,7 +221,7 @@ Expected<bool> RedundancyElimPass::run(LiftedModule &LM, LiftedFunction &LF) {
   HazardBaseline Base(V, F);
   if (llvm::all_of(Verdict, [](Why W) { return W == Why::None; }))
     return false;
-  ViolationSet Before = ViolationSet::of(A, LF);
+  SiteSet Before = SiteSet::of(A, /*Advisories=*/true);
   EditLog Log(*LF.MF);
   std::vector<Why> Left = Verdict;
   for (unsigned I = 0; I < V.At.size(); ++I) {
@@ -244,7 +244,7 @@ Expected<bool> RedundancyElimPass::run(LiftedModule &LM, LiftedFunction &LF) {
   }
   if (Log.empty())
     return false;
-  if (Before.introducedBy(ViolationSet::of(LM, LF, F))) {
+  if (!Before.noneIntroducedBy(SiteSet::of(LM, LF, F, true))) {
     Log.undo();
     return false;
   }

@@ -10,38 +10,13 @@ using namespace asmevo;
 
 RewriteGuard::RewriteGuard(const LiftedModule &LM, LiftedFunction &LF,
                            const ISAFacts &F)
-    : LM(LM), LF(LF), F(F) {
-  Base = count();
-  for (auto &[K, N] : Base)
-    Initial += N;
-}
-
-std::map<std::string, unsigned> RewriteGuard::count() const {
-  AnalysisOptions AO;
-  AO.Liveness = false;
-  FunctionAnalysis A = analyzeFunction(LM, LF, F, AO);
-  std::map<std::string, unsigned> C;
-  for (const HazardHit &H : A.Hazards)
-    ++C[std::string("hazard:") + H.Rule->Id];
-  C["soft-clause"] += A.SoftClauses.size();
-  for (const WaitViolation &W : A.Waits.Violations)
-    ++C["waitcnt:" + std::to_string(unsigned(W.Kind))];
-  return C;
-}
+    : LM(LM), LF(LF), F(F), Input(SiteSet::of(LM, LF, F)) {}
 
 bool RewriteGuard::accept() {
-  std::map<std::string, unsigned> Now = count();
-  for (auto &[K, N] : Now) {
-    auto It = Base.find(K);
-    if (N > (It == Base.end() ? 0u : It->second)) {
-      LLVM_DEBUG(dbgs() << "rewrite undone: " << K << " "
-                        << (It == Base.end() ? 0u : It->second) << " -> " << N
-                        << "\n");
-      return false;
-    }
-  }
-  Base = std::move(Now);
-  return true;
+  std::vector<ViolationSite> New = Input.introducedBy(SiteSet::of(LM, LF, F));
+  LLVM_DEBUG(for (const ViolationSite &S : New) dbgs()
+             << "rewrite undone: " << S.describe() << "\n");
+  return New.empty();
 }
 
 SlotRange asmevo::operandSlots(const MachineOperand &MO, const ISAFacts &F) {

@@ -4,19 +4,20 @@
 // mem-widen, scalarize) prove their own data dependencies, but wait-state
 // hazards and waitcnt scores depend on everything around the edit. Rather
 // than re-deriving those rules, each rewrite is checked against the same
-// analyses `asmevo-opt --analyze` runs: the count of violations per rule
-// (hazard rule id, soft clause, waitcnt kind) must not go up. A rewrite that
-// raises one is undone by the pass.
+// analyses `asmevo-opt --analyze` runs, site by site (ViolationSites): a
+// rewrite after which the function has a violation its input did not have
+// is undone by the pass. (Counting violations per rule was not enough: a
+// rewrite that moved a waitcnt need from one register to another, or a
+// hazard from one MFMA to another, kept the count and went through.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_LIB_TRANSFORMS_REWRITEGUARD_H
 #define ASMEVO_LIB_TRANSFORMS_REWRITEGUARD_H
 
 #include "FactsCache.h"
+#include "ViolationSites.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Analysis/ISAFacts.h"
-#include <map>
-#include <string>
 
 namespace llvm {
 class MachineInstr;
@@ -28,19 +29,15 @@ namespace asmevo {
 class RewriteGuard {
 public:
   RewriteGuard(const LiftedModule &LM, LiftedFunction &LF, const ISAFacts &F);
-  /// Re-analyzes the function; true when no rule has more violations than
-  /// at the last accepted state (which then becomes the new baseline).
+  /// Re-analyzes the function; true when it has no violation site the
+  /// function had not before the pass.
   bool accept();
-  /// Violations of the function before any rewrite.
-  unsigned initialViolations() const { return Initial; }
 
 private:
-  std::map<std::string, unsigned> count() const;
   const LiftedModule &LM;
   LiftedFunction &LF;
   const ISAFacts &F;
-  std::map<std::string, unsigned> Base;
-  unsigned Initial = 0;
+  SiteSet Input;
 };
 
 /// The slot range of a register operand (empty for anything else).

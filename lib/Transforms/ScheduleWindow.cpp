@@ -150,7 +150,7 @@ private:
                 const std::vector<int> &WaitOfNew,
                 std::vector<uint16_t> &Imms, bool LgkmOK);
   std::map<MachineBasicBlock *, unsigned>
-  violationsByBlock(const FunctionAnalysis &A);
+  violationsByBlock(ArrayRef<ViolationSite> Sites);
   void revert(BlockSave &S);
 
   asmevo::Pass &P;
@@ -165,26 +165,16 @@ private:
 };
 
 std::map<MachineBasicBlock *, unsigned>
-FunctionScheduler::violationsByBlock(const FunctionAnalysis &A) {
+FunctionScheduler::violationsByBlock(ArrayRef<ViolationSite> Sites) {
   std::vector<MachineBasicBlock *> BlockOf;
   for (MachineBasicBlock &MBB : *LF.MF)
     for (MachineInstr &MI : MBB)
       if (!MI.isMetaInstruction())
         BlockOf.push_back(&MBB);
   std::map<MachineBasicBlock *, unsigned> N;
-  auto Add = [&](unsigned I) {
-    if (I < BlockOf.size())
-      ++N[BlockOf[I]];
-  };
-  for (const HazardHit &H : A.Hazards)
-    Add(H.Consumer);
-  for (const HazardHit &H : A.SoftClauses)
-    Add(H.Consumer);
-  // LLVM's wait states count too: compiled code relies on them.
-  for (const HazardHit &H : A.Advisories)
-    Add(H.Consumer);
-  for (const WaitViolation &V : A.Waits.Violations)
-    Add(V.Instr);
+  for (const ViolationSite &S : Sites)
+    if (S.Index < BlockOf.size())
+      ++N[BlockOf[S.Index]];
   return N;
 }
 
@@ -227,7 +217,9 @@ Expected<bool> FunctionScheduler::run() {
   if (Error E = checkSameInstructions("schedule-window",
                                       A0.Seq.Instrs.size(), Count))
     return std::move(E);
-  auto Before = violationsByBlock(A0);
+  // LLVM's wait states count too: compiled code relies on them.
+  SiteSet Sites0 = SiteSet::of(A0, /*Advisories=*/true);
+  auto Before = violationsByBlock(Sites0.sites());
 
   bool InPrologue = LF.PreloadEntry != nullptr;
   unsigned Idx = 0;
@@ -253,16 +245,16 @@ Expected<bool> FunctionScheduler::run() {
   if (Saved.empty())
     return false;
 
-  // What the static checks say settles it: a block with more violations
-  // than it had goes back as it was.
+  // What the static checks say settles it: a block with a violation site
+  // the function did not have goes back as it was.
+  auto Introduced = [&] {
+    return violationsByBlock(
+        Sites0.introducedBy(SiteSet::of(LM, LF, F, /*Advisories=*/true)));
+  };
   for (unsigned Round = 0; Round < 4 && !Saved.empty(); ++Round) {
-    FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
-    auto After = violationsByBlock(A1);
+    auto After = Introduced();
     bool Any = false;
     for (auto &[MBB, N] : After) {
-      auto It = Before.find(MBB);
-      if (N <= (It == Before.end() ? 0 : It->second))
-        continue;
       // The block itself, and the changed blocks around it (hazards and
       // waits reach across block boundaries).
       SmallVector<MachineBasicBlock *, 4> Suspects{MBB};
@@ -291,18 +283,11 @@ Expected<bool> FunctionScheduler::run() {
     if (!Any)
       return true;
   }
-  if (!Saved.empty()) {
-    FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
-    auto After = violationsByBlock(A1);
-    for (auto &[MBB, N] : After) {
-      auto It = Before.find(MBB);
-      if (N > (It == Before.end() ? 0 : It->second)) {
-        for (auto &[B, S] : Saved)
-          revert(S);
-        Saved.clear();
-        return false;
-      }
-    }
+  if (!Saved.empty() && !Introduced().empty()) {
+    for (auto &[B, S] : Saved)
+      revert(S);
+    Saved.clear();
+    return false;
   }
   return !Saved.empty();
 }

@@ -1,5 +1,6 @@
 //===- SetPrio.cpp - Raise wave priority around memory issue --------------===//
 #include "SetPrio.h"
+#include "ViolationSites.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/CodeGen/MachineDominators.h"
@@ -102,10 +103,7 @@ Expected<bool> SetPrioPass::run(LiftedModule &LM, LiftedFunction &LF) {
   }
   if (Inserted.empty())
     return false;
-  FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
-  if (A1.Hazards.size() > A0.Hazards.size() ||
-      A1.SoftClauses.size() > A0.SoftClauses.size() ||
-      A1.Waits.Violations.size() > A0.Waits.Violations.size()) {
+  if (!SiteSet::of(A0).noneIntroducedBy(SiteSet::of(LM, LF, F))) {
     for (MachineInstr *MI : Inserted)
       MI->eraseFromParent();
     return false;

@@ -83,7 +83,7 @@ Expected<bool> SinkWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
   }
   EditableRegion Region(LF);
   HazardBaseline Base(V, F);
-  ViolationSet Before = ViolationSet::of(LM, LF, F);
+  SiteSet Before = SiteSet::of(LM, LF, F, /*Advisories=*/true);
   EditLog Log(*LF.MF);
   bool IsKernel = LF.Range.IsKernel;
 
@@ -176,7 +176,7 @@ Expected<bool> SinkWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
   }
   if (Log.empty())
     return false;
-  if (Before.introducedBy(ViolationSet::of(LM, LF, F))) {
+  if (!Before.noneIntroducedBy(SiteSet::of(LM, LF, F, true))) {
     Log.undo();
     return false;
   }
