@@ -1,0 +1,574 @@
+//===- LoopUnroll.cpp - Unroll counted single-block loops by two ----------===//
+#include "LoopUnroll.h"
+#include "asmevo/Analysis/FunctionAnalysis.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/Support/CommandLine.h"
+#include <map>
+#include <numeric>
+
+using namespace llvm;
+using namespace asmevo;
+
+static cl::opt<unsigned> LoopUnrollMaxBody(
+    "loop-unroll-max-body",
+    cl::desc("loop-unroll: most instructions in a loop body it copies"),
+    cl::init(64));
+
+static cl::opt<bool> LoopUnrollNoRename(
+    "loop-unroll-no-rename", cl::Hidden,
+    cl::desc("loop-unroll: copy the body without renaming its VGPRs"));
+
+namespace {
+
+/// \p Name is \p Base or \p Base with an encoding suffix ("_vi", "_e32").
+bool isOp(StringRef Name, StringRef Base) {
+  return Name == Base ||
+         (Name.starts_with(Base) && Name.size() > Base.size() &&
+          Name[Base.size()] == '_');
+}
+
+constexpr unsigned NumVGPRs = 512;
+
+/// The 32-bit VGPRs a register names: VGPR8_VGPR9 -> {8, 2}. Half is set
+/// for 16-bit halves and anything else this does not read as whole VGPRs.
+struct VRange {
+  unsigned First = 0, Count = 0;
+  bool Half = false;
+};
+
+std::optional<VRange> vgprsOf(const MCRegisterInfo &MRI, MCRegister R) {
+  StringRef N = MRI.getName(R);
+  if (!N.starts_with("VGPR"))
+    return std::nullopt;
+  SmallVector<StringRef, 8> Parts;
+  N.split(Parts, '_');
+  VRange V;
+  for (StringRef P : Parts) {
+    unsigned Idx;
+    if (!P.consume_front("VGPR") || P.getAsInteger(10, Idx) ||
+        Idx >= NumVGPRs || (V.Count && Idx != V.First + V.Count)) {
+      V.Half = true;
+      continue;
+    }
+    if (!V.Count)
+      V.First = Idx;
+    ++V.Count;
+  }
+  if (!V.Count)
+    V.Half = true;
+  return V;
+}
+
+unsigned wavesPerSIMD(unsigned VGPRs) {
+  unsigned R = std::max(8u, (unsigned)alignTo(VGPRs, 8));
+  return std::min(8u, 512 / R);
+}
+
+/// Union-find over the value webs of one body copy.
+struct Webs {
+  std::vector<unsigned> Parent;
+  std::vector<bool> Fixed;
+  unsigned make(bool IsFixed) {
+    Parent.push_back(Parent.size());
+    Fixed.push_back(IsFixed);
+    return Parent.size() - 1;
+  }
+  unsigned find(unsigned W) {
+    while (Parent[W] != W)
+      W = Parent[W] = Parent[Parent[W]];
+    return W;
+  }
+  void unite(unsigned A, unsigned B) {
+    A = find(A), B = find(B);
+    if (A == B)
+      return;
+    Parent[B] = A;
+    Fixed[A] = Fixed[A] || Fixed[B];
+  }
+  void fix(unsigned W) { Fixed[find(W)] = true; }
+  bool fixed(unsigned W) { return Fixed[find(W)]; }
+};
+
+class Unroller {
+public:
+  Unroller(asmevo::Pass &P, LiftedModule &LM, LiftedFunction &LF,
+           const ISAFacts &F)
+      : P(P), LM(LM), LF(LF), MF(*LF.MF), F(F),
+        TII(*MF.getSubtarget().getInstrInfo()),
+        TRI(*MF.getSubtarget().getRegisterInfo()),
+        MRI(LM.target().regInfo()) {}
+  bool run();
+
+private:
+  struct Loop {
+    MachineBasicBlock *L = nullptr, *Exit = nullptr;
+    MachineInstr *Term = nullptr;
+    Register Counter;
+  };
+  /// What one unroll added, to put it back.
+  struct Done {
+    Loop Lp;
+    MachineBasicBlock *Check = nullptr, *Peel = nullptr;
+    std::vector<MachineBasicBlock *> Retargeted;
+    std::vector<MachineInstr *> Copy;
+  };
+
+  StringRef nameOf(const MachineInstr &MI) const {
+    return TII.getName(MI.getOpcode());
+  }
+  std::optional<Loop> match(MachineBasicBlock &MBB) const;
+  bool bodyCopyable(const Loop &Lp) const;
+  void unroll(const Loop &Lp, Done &D);
+  /// Renames the VGPR webs of one body copy that neither the next copy
+  /// (Exposed) nor, when \p Last, the exit reads.
+  void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last);
+  void undo(Done &D);
+
+  asmevo::Pass &P;
+  LiftedModule &LM;
+  LiftedFunction &LF;
+  MachineFunction &MF;
+  const ISAFacts &F;
+  const TargetInstrInfo &TII;
+  const TargetRegisterInfo &TRI;
+  const MCRegisterInfo &MRI;
+  std::vector<bool> UsedVGPR = std::vector<bool>(NumVGPRs);
+  unsigned VGPRLimit = 0;
+};
+
+std::optional<Unroller::Loop> Unroller::match(MachineBasicBlock &MBB) const {
+  Loop Lp;
+  Lp.L = &MBB;
+  MachineInstr *Term = nullptr;
+  for (auto It = MBB.rbegin(); It != MBB.rend(); ++It)
+    if (!It->isMetaInstruction()) {
+      Term = &*It;
+      break;
+    }
+  if (!Term || !isOp(nameOf(*Term), "S_CBRANCH_SCC0") ||
+      !Term->getOperand(0).isMBB() || Term->getOperand(0).getMBB() != &MBB)
+    return std::nullopt;
+  Lp.Term = Term;
+  Lp.Exit = MBB.getNextNode();
+  if (!Lp.Exit || MBB.succ_size() != 2 || !MBB.isSuccessor(&MBB) ||
+      !MBB.isSuccessor(Lp.Exit))
+    return std::nullopt;
+  // The last SCC write before the branch: s_cmp_eq_u32 sC, 0.
+  MCRegister SCC = LM.target().reg("scc");
+  MachineInstr *Cmp = nullptr;
+  for (auto It = std::next(Term->getReverseIterator()); It != MBB.rend();
+       ++It)
+    if (It->modifiesRegister(SCC, &TRI)) {
+      Cmp = &*It;
+      break;
+    }
+  if (!Cmp || !isOp(nameOf(*Cmp), "S_CMP_EQ_U32") ||
+      Cmp->getNumExplicitOperands() < 2 || !Cmp->getOperand(0).isReg() ||
+      !Cmp->getOperand(1).isImm() || Cmp->getOperand(1).getImm() != 0)
+    return std::nullopt;
+  Register C = Cmp->getOperand(0).getReg();
+  if (!StringRef(MRI.getName(C)).starts_with("SGPR") ||
+      StringRef(MRI.getName(C)).contains('_'))
+    return std::nullopt;
+  Lp.Counter = C;
+  // Exactly one write of the counter, before the compare: sC -= 1.
+  unsigned Writes = 0;
+  bool DecBeforeCmp = false, SeenCmp = false;
+  for (MachineInstr &MI : MBB) {
+    if (&MI == Cmp)
+      SeenCmp = true;
+    if (!MI.modifiesRegister(C, &TRI))
+      continue;
+    ++Writes;
+    StringRef N = nameOf(MI);
+    bool Add = isOp(N, "S_ADD_I32") || isOp(N, "S_ADD_U32");
+    bool Sub = isOp(N, "S_SUB_I32") || isOp(N, "S_SUB_U32");
+    if ((!Add && !Sub) || MI.getNumExplicitOperands() < 3 ||
+        !MI.getOperand(0).isReg() || MI.getOperand(0).getReg() != C ||
+        !MI.getOperand(1).isReg() || MI.getOperand(1).getReg() != C ||
+        !MI.getOperand(2).isImm())
+      return std::nullopt;
+    int64_t Imm = MI.getOperand(2).getImm();
+    bool MinusOne = Imm == -1 || Imm == 0xffffffffll;
+    if ((Add && !MinusOne) || (Sub && Imm != 1))
+      return std::nullopt;
+    DecBeforeCmp = !SeenCmp;
+  }
+  if (Writes != 1 || !DecBeforeCmp)
+    return std::nullopt;
+  // The parity check writes SCC on the way in: the body must not read the
+  // SCC it enters with.
+  for (MachineInstr &MI : MBB) {
+    if (MI.readsRegister(SCC, &TRI) && &MI != Term)
+      return std::nullopt;
+    if (MI.modifiesRegister(SCC, &TRI))
+      break;
+  }
+  return Lp;
+}
+
+bool Unroller::bodyCopyable(const Loop &Lp) const {
+  unsigned N = 0;
+  for (MachineInstr &MI : *Lp.L) {
+    if (&MI == Lp.Term || MI.isMetaInstruction())
+      continue;
+    if (++N > LoopUnrollMaxBody)
+      return false;
+    if (MI.isCall() || MI.isBranch() || MI.isReturn() || MI.isTerminator())
+      return false;
+    const OpcodeFacts &OF = F.get(MI.getOpcode());
+    if (OF.Flow != FlowKind::None || OF.is(ic::EndPgm) || isGetPC(OF.Name))
+      return false;
+    StringRef Name = nameOf(MI);
+    for (const char *Pfx : {"S_GETPC", "S_SETPC", "S_SWAPPC", "S_CALL",
+                            "S_CBRANCH", "S_BRANCH", "S_ENDPGM", "S_TRAP",
+                            "S_RFE", "S_SETHALT", "S_SETVSKIP"})
+      if (Name.starts_with(Pfx))
+        return false;
+    // Symbols and relocated operands keep their meaning only in one place.
+    for (const MachineOperand &MO : MI.operands())
+      if (!MO.isReg() && !MO.isImm())
+        return false;
+    if (MI.getPostInstrSymbol())
+      return false;
+  }
+  return N > 0;
+}
+
+void Unroller::unroll(const Loop &Lp, Done &D) {
+  MachineBasicBlock &L = *Lp.L;
+  D.Lp = Lp;
+  // The second copy goes before the back branch.
+  std::vector<MachineInstr *> Body;
+  for (MachineInstr &MI : L)
+    if (&MI != Lp.Term && !MI.isMetaInstruction())
+      Body.push_back(&MI);
+  for (MachineInstr *MI : Body) {
+    MachineInstr *C = MF.CloneMachineInstr(MI);
+    C->setPreInstrSymbol(MF, nullptr);
+    L.insert(Lp.Term->getIterator(), C);
+    D.Copy.push_back(C);
+  }
+
+  // C: s_bitcmp1_b32 sC, 0 ; s_cbranch_scc0 L.  P: body ; s_cbranch_scc1 X.
+  MachineBasicBlock *Check = MF.CreateMachineBasicBlock();
+  MachineBasicBlock *Peel = MF.CreateMachineBasicBlock();
+  MF.insert(L.getIterator(), Check);
+  MF.insert(L.getIterator(), Peel);
+  D.Check = Check;
+  D.Peel = Peel;
+  for (const auto &LI : L.liveins()) {
+    Check->addLiveIn(LI);
+    Peel->addLiveIn(LI);
+  }
+  const TargetContext &TC = LM.target();
+  auto Opc = [&](StringRef A, StringRef B) {
+    unsigned O = TC.opcode(A);
+    return O != ~0u ? O : TC.opcode(B);
+  };
+  BuildMI(*Check, Check->end(), DebugLoc(),
+          TII.get(Opc("S_BITCMP1_B32_vi", "S_BITCMP1_B32")))
+      .addReg(Lp.Counter)
+      .addImm(0);
+  BuildMI(*Check, Check->end(), DebugLoc(),
+          TII.get(Opc("S_CBRANCH_SCC0_vi", "S_CBRANCH_SCC0")))
+      .addMBB(&L);
+  Check->addSuccessorWithoutProb(Peel);
+  Check->addSuccessorWithoutProb(&L);
+  for (MachineInstr *MI : Body) {
+    MachineInstr *C = MF.CloneMachineInstr(MI);
+    C->setPreInstrSymbol(MF, nullptr);
+    Peel->push_back(C);
+  }
+  BuildMI(*Peel, Peel->end(), DebugLoc(),
+          TII.get(Opc("S_CBRANCH_SCC1_vi", "S_CBRANCH_SCC1")))
+      .addMBB(Lp.Exit);
+  Peel->addSuccessorWithoutProb(Lp.Exit);
+  Peel->addSuccessorWithoutProb(&L);
+
+  // Every way into the loop but its own back edge now enters at C. The
+  // block laid out before L fell through into it; it now falls into C.
+  std::vector<MachineBasicBlock *> Preds(L.pred_begin(), L.pred_end());
+  for (MachineBasicBlock *Pred : Preds) {
+    if (Pred == &L || Pred == Check || Pred == Peel)
+      continue;
+    Pred->ReplaceUsesOfBlockWith(&L, Check);
+    D.Retargeted.push_back(Pred);
+  }
+}
+
+void Unroller::rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy,
+                      bool Last) {
+  // Bodies where a VGPR's lanes are not simply "written under the one EXEC
+  // the body runs with, read under it": renaming would change what an
+  // inactive or another lane reads.
+  MCRegister Exec = LM.target().reg("exec");
+  for (MachineInstr *MI : Copy) {
+    if (MI->modifiesRegister(Exec, &TRI))
+      return;
+    StringRef N = nameOf(*MI);
+    for (const char *S : {"READLANE", "READFIRSTLANE", "PERMUTE", "PERMLANE",
+                          "SWIZZLE", "DPP", "_dpp", "MOVREL", "GPR_IDX",
+                          "_LDS"})
+      if (N.contains(S))
+        return;
+  }
+  // Partial writes (a 16-bit half, an SDWA or D16 destination, one lane)
+  // keep the rest of the register: they read it too.
+  auto PartialDef = [&](const MachineInstr &MI) {
+    StringRef N = nameOf(MI);
+    if (N.contains("_sdwa") || N.contains("WRITELANE") || N.contains("D16"))
+      return true;
+    return N.contains("16") && !N.contains("PK_") && !N.contains("MFMA");
+  };
+
+  // Which VGPRs the next iteration reads before writing (the first copy's
+  // upward-exposed uses), and which the exit reads.
+  std::vector<bool> Exposed(NumVGPRs), Written(NumVGPRs);
+  auto Ranges = [&](const MachineInstr &MI, bool Defs,
+                    SmallVectorImpl<std::pair<unsigned, VRange>> &Out) {
+    for (unsigned I = 0; I < MI.getNumOperands(); ++I) {
+      const MachineOperand &MO = MI.getOperand(I);
+      if (!MO.isReg() || !MO.getReg() || MO.isDef() != Defs)
+        continue;
+      if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+        Out.push_back({I, *V});
+    }
+    if (!Defs && PartialDef(MI))
+      for (unsigned I = 0; I < MI.getNumOperands(); ++I) {
+        const MachineOperand &MO = MI.getOperand(I);
+        if (MO.isReg() && MO.getReg() && MO.isDef())
+          if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+            Out.push_back({~0u, *V});
+      }
+  };
+  for (MachineInstr *MI : Copy) {
+    SmallVector<std::pair<unsigned, VRange>, 8> Uses, Defs;
+    Ranges(*MI, false, Uses);
+    Ranges(*MI, true, Defs);
+    for (auto &[I, V] : Uses)
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        if (!Written[U])
+          Exposed[U] = true;
+    for (auto &[I, V] : Defs)
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        Written[U] = true;
+  }
+  std::vector<bool> LiveOut = Exposed;
+  // The first copy never leaves the loop: only the second one's values
+  // reach the exit.
+  for (const auto &LI : Last ? Lp.Exit->liveins()
+                             : make_range(Lp.Exit->livein_end(),
+                                          Lp.Exit->livein_end()))
+    if (auto V = vgprsOf(MRI, LI.PhysReg))
+      for (unsigned U = V->First; U < V->First + V->Count; ++U)
+        LiveOut[U] = true;
+
+  // Webs: one per definition of a VGPR (and one per VGPR for the value the
+  // copy starts with, fixed). Registers named together in one operand, and
+  // a VGPR an instruction both reads and writes (tied, partial), move
+  // together.
+  Webs W;
+  std::vector<unsigned> Cur(NumVGPRs), UnitOf;
+  for (unsigned U = 0; U < NumVGPRs; ++U) {
+    Cur[U] = W.make(true);
+    UnitOf.push_back(U);
+  }
+  // (instruction, operand) -> web of its first VGPR, and the range.
+  std::vector<std::tuple<MachineInstr *, unsigned, unsigned, VRange>> Ops;
+  for (MachineInstr *MI : Copy) {
+    SmallVector<std::pair<unsigned, VRange>, 8> Uses, Defs;
+    Ranges(*MI, false, Uses);
+    Ranges(*MI, true, Defs);
+    std::map<unsigned, unsigned> UseWeb;
+    for (auto &[I, V] : Uses) {
+      for (unsigned U = V.First; U < V.First + V.Count; ++U) {
+        W.unite(Cur[V.First], Cur[U]);
+        UseWeb[U] = Cur[U];
+      }
+      if (V.Half)
+        W.fix(Cur[V.First]);
+      if (I != ~0u)
+        Ops.emplace_back(MI, I, Cur[V.First], V);
+    }
+    std::map<unsigned, unsigned> New;
+    for (auto &[I, V] : Defs) {
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        if (!New.count(U)) {
+          New[U] = W.make(false);
+          UnitOf.push_back(U);
+        }
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        W.unite(New[V.First], New[U]);
+      if (V.Half)
+        W.fix(New[V.First]);
+      Ops.emplace_back(MI, I, New[V.First], V);
+    }
+    for (auto &[U, NW] : New) {
+      auto It = UseWeb.find(U);
+      if (It != UseWeb.end())
+        W.unite(It->second, NW);
+      Cur[U] = NW;
+    }
+  }
+  // The last value of a VGPR the next iteration or the exit reads stays.
+  for (unsigned U = 0; U < NumVGPRs; ++U)
+    if (LiveOut[U])
+      W.fix(Cur[U]);
+
+  std::vector<bool> Moved(NumVGPRs);
+  bool Any = false;
+  for (unsigned Web = 0; Web < W.Parent.size(); ++Web)
+    if (!W.fixed(Web))
+      Moved[UnitOf[Web]] = Any = true;
+  if (!Any)
+    return;
+  // One even shift for every renamed VGPR keeps pairs aligned and the
+  // mapping one-to-one; the targets are VGPRs the function never names.
+  unsigned Shift = 0;
+  for (unsigned D = 2; D < NumVGPRs && !Shift; D += 2) {
+    bool OK = true;
+    for (unsigned U = 0; U < NumVGPRs && OK; ++U)
+      if (Moved[U])
+        OK = U + D < VGPRLimit && !UsedVGPR[U + D];
+    if (OK)
+      Shift = D;
+  }
+  if (!Shift)
+    return;
+  std::vector<std::pair<MachineOperand *, MCRegister>> Edits;
+  for (auto &[MI, I, Web, V] : Ops) {
+    if (W.fixed(Web))
+      continue;
+    std::string Name =
+        V.Count == 1 ? "v" + utostr(V.First + Shift)
+                     : "v[" + utostr(V.First + Shift) + ":" +
+                           utostr(V.First + Shift + V.Count - 1) + "]";
+    MCRegister R = LM.target().reg(Name);
+    if (!R)
+      return;
+    Edits.push_back({&MI->getOperand(I), R});
+  }
+  for (auto &[MO, R] : Edits)
+    MO->setReg(R);
+  for (unsigned U = 0; U < NumVGPRs; ++U)
+    if (Moved[U])
+      UsedVGPR[U + Shift] = true;
+}
+
+void Unroller::undo(Done &D) {
+  for (MachineBasicBlock *Pred : D.Retargeted)
+    Pred->ReplaceUsesOfBlockWith(D.Check, D.Lp.L);
+  for (MachineInstr *MI : D.Copy)
+    MI->eraseFromParent();
+  for (MachineBasicBlock *B : {D.Check, D.Peel}) {
+    while (!B->succ_empty())
+      B->removeSuccessor(B->succ_begin());
+    B->eraseFromParent();
+  }
+}
+
+bool Unroller::run() {
+  if (!LF.Range.IsKernel || MF.empty())
+    return false;
+  const TargetInfo &T = LM.original().target();
+  if (!(T.isGFX90A() || T.isGFX94X() || T.isGFX950()))
+    return false;
+  // Free VGPRs are free only when nothing this kernel calls uses them;
+  // AGPRs would sit above a raised VGPR count (accum_offset).
+  bool AGPRs = false;
+  unsigned MaxV = 0;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB) {
+      if (MI.isCall() || isGetPC(F.get(MI.getOpcode()).Name) ||
+          nameOf(MI).starts_with("S_SWAPPC") ||
+          nameOf(MI).starts_with("S_SETPC"))
+        return false;
+      for (const MachineOperand &MO : MI.operands()) {
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        if (StringRef(MRI.getName(MO.getReg())).starts_with("AGPR"))
+          AGPRs = true;
+        if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+          for (unsigned U = V->First; U < V->First + V->Count; ++U) {
+            UsedVGPR[U] = true;
+            MaxV = std::max(MaxV, U + 1);
+          }
+      }
+    }
+  VGPRLimit = 0;
+  if (!AGPRs && !LoopUnrollNoRename) {
+    unsigned Waves = wavesPerSIMD(MaxV);
+    VGPRLimit = MaxV;
+    while (VGPRLimit < 256 && wavesPerSIMD(VGPRLimit + 1) == Waves)
+      ++VGPRLimit;
+  }
+
+  // Blocks up to the preload entry are the fixed prologue.
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
+  Pinned.insert(&MF.front());
+  if (LF.PreloadEntry)
+    for (MachineBasicBlock &MBB : MF) {
+      Pinned.insert(&MBB);
+      if (&MBB == LF.PreloadEntry)
+        break;
+    }
+  std::vector<Loop> Loops;
+  for (MachineBasicBlock &MBB : MF)
+    if (!Pinned.count(&MBB))
+      if (auto Lp = match(MBB))
+        if (bodyCopyable(*Lp) && !Lp->Exit->livein_empty())
+          Loops.push_back(*Lp);
+  if (Loops.empty())
+    return false;
+
+  AnalysisOptions AO;
+  AO.Liveness = false;
+  FunctionAnalysis A0 = analyzeFunction(LM, LF, F, AO);
+  if (A0.FromBytes)
+    return false;
+  std::vector<Done> All;
+  for (const Loop &Lp : Loops) {
+    if (!P.shouldRewrite())
+      continue;
+    All.emplace_back();
+    unroll(Lp, All.back());
+    if (VGPRLimit) {
+      // Both copies: a value an early instruction of the second copy must
+      // keep in its register (a pair it shares with a loop-carried one)
+      // then no longer waits for the first copy's late readers.
+      std::vector<MachineInstr *> First;
+      for (MachineInstr &MI : *Lp.L) {
+        if (&MI == All.back().Copy.front())
+          break;
+        if (!MI.isMetaInstruction())
+          First.push_back(&MI);
+      }
+      rename(Lp, First, /*Last=*/false);
+      rename(Lp, All.back().Copy, /*Last=*/true);
+    }
+  }
+  if (All.empty())
+    return false;
+  FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
+  if (A1.violations() > A0.violations() ||
+      A1.Advisories.size() > A0.Advisories.size()) {
+    for (auto It = All.rbegin(); It != All.rend(); ++It)
+      undo(*It);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+Expected<bool> LoopUnrollPass::run(LiftedModule &LM, LiftedFunction &LF) {
+  Unroller U(*this, LM, LF, Facts.get(LM));
+  return U.run();
+}
