@@ -20,6 +20,11 @@ static cl::opt<unsigned> LoopUnrollMaxBody(
     cl::desc("loop-unroll: most instructions in a loop body it copies"),
     cl::init(64));
 
+static cl::opt<unsigned> LoopUnrollFactor(
+    "loop-unroll-factor",
+    cl::desc("loop-unroll: copies of the body per iteration (2, 4 or 8)"),
+    cl::init(4));
+
 static cl::opt<bool> LoopUnrollNoRename(
     "loop-unroll-no-rename", cl::Hidden,
     cl::desc("loop-unroll: copy the body without renaming its VGPRs"));
@@ -114,9 +119,13 @@ private:
   /// What one unroll added, to put it back.
   struct Done {
     Loop Lp;
-    MachineBasicBlock *Check = nullptr, *Peel = nullptr;
+    /// The new blocks, the first of them the loop's new entry.
+    std::vector<MachineBasicBlock *> Blocks;
     std::vector<MachineBasicBlock *> Retargeted;
+    /// Instructions added to L (the copies after the first).
     std::vector<MachineInstr *> Copy;
+    /// Each body copy, by block, in order: what rename() works on.
+    std::vector<std::vector<std::vector<MachineInstr *>>> Copies;
   };
 
   StringRef nameOf(const MachineInstr &MI) const {
@@ -124,7 +133,7 @@ private:
   }
   std::optional<Loop> match(MachineBasicBlock &MBB) const;
   bool bodyCopyable(const Loop &Lp) const;
-  void unroll(const Loop &Lp, Done &D);
+  void unroll(const Loop &Lp, unsigned Factor, Done &D);
   /// Renames the VGPR webs of one body copy that neither the next copy
   /// (Exposed) nor, when \p Last, the exit reads.
   void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last);
@@ -241,64 +250,82 @@ bool Unroller::bodyCopyable(const Loop &Lp) const {
   return N > 0;
 }
 
-void Unroller::unroll(const Loop &Lp, Done &D) {
+void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
   MachineBasicBlock &L = *Lp.L;
   D.Lp = Lp;
-  // The second copy goes before the back branch.
   std::vector<MachineInstr *> Body;
   for (MachineInstr &MI : L)
     if (&MI != Lp.Term && !MI.isMetaInstruction())
       Body.push_back(&MI);
-  for (MachineInstr *MI : Body) {
-    MachineInstr *C = MF.CloneMachineInstr(MI);
-    C->setPreInstrSymbol(MF, nullptr);
-    L.insert(Lp.Term->getIterator(), C);
-    D.Copy.push_back(C);
+  auto CloneInto = [&](MachineBasicBlock &B, MachineBasicBlock::iterator At) {
+    std::vector<MachineInstr *> C;
+    for (MachineInstr *MI : Body) {
+      MachineInstr *N = MF.CloneMachineInstr(MI);
+      N->setPreInstrSymbol(MF, nullptr);
+      B.insert(At, N);
+      C.push_back(N);
+    }
+    return C;
+  };
+  // L: Factor copies, the first one the original instructions.
+  std::vector<std::vector<MachineInstr *>> InL{Body};
+  for (unsigned I = 1; I < Factor; ++I) {
+    InL.push_back(CloneInto(L, Lp.Term->getIterator()));
+    D.Copy.insert(D.Copy.end(), InL.back().begin(), InL.back().end());
   }
 
-  // C: s_bitcmp1_b32 sC, 0 ; s_cbranch_scc0 L.  P: body ; s_cbranch_scc1 X.
-  MachineBasicBlock *Check = MF.CreateMachineBasicBlock();
-  MachineBasicBlock *Peel = MF.CreateMachineBasicBlock();
-  MF.insert(L.getIterator(), Check);
-  MF.insert(L.getIterator(), Peel);
-  D.Check = Check;
-  D.Peel = Peel;
-  for (const auto &LI : L.liveins()) {
-    Check->addLiveIn(LI);
-    Peel->addLiveIn(LI);
-  }
+  // Before L, per bit j below Factor: C_j tests bit j of sC and P_j runs
+  // 2^j iterations when it is set, leaving the loop when sC reaches 0.
+  // What reaches L has a multiple of Factor iterations left.
   const TargetContext &TC = LM.target();
   auto Opc = [&](StringRef A, StringRef B) {
     unsigned O = TC.opcode(A);
     return O != ~0u ? O : TC.opcode(B);
   };
-  BuildMI(*Check, Check->end(), DebugLoc(),
-          TII.get(Opc("S_BITCMP1_B32_vi", "S_BITCMP1_B32")))
-      .addReg(Lp.Counter)
-      .addImm(0);
-  BuildMI(*Check, Check->end(), DebugLoc(),
-          TII.get(Opc("S_CBRANCH_SCC0_vi", "S_CBRANCH_SCC0")))
-      .addMBB(&L);
-  Check->addSuccessorWithoutProb(Peel);
-  Check->addSuccessorWithoutProb(&L);
-  for (MachineInstr *MI : Body) {
-    MachineInstr *C = MF.CloneMachineInstr(MI);
-    C->setPreInstrSymbol(MF, nullptr);
-    Peel->push_back(C);
+  unsigned Bits = Log2_32(Factor);
+  std::vector<MachineBasicBlock *> Checks, Peels;
+  for (unsigned J = 0; J < Bits; ++J) {
+    for (auto *V : {&Checks, &Peels}) {
+      MachineBasicBlock *B = MF.CreateMachineBasicBlock();
+      MF.insert(L.getIterator(), B);
+      for (const auto &LI : L.liveins())
+        B->addLiveIn(LI);
+      V->push_back(B);
+      D.Blocks.push_back(B);
+    }
   }
-  BuildMI(*Peel, Peel->end(), DebugLoc(),
-          TII.get(Opc("S_CBRANCH_SCC1_vi", "S_CBRANCH_SCC1")))
-      .addMBB(Lp.Exit);
-  Peel->addSuccessorWithoutProb(Lp.Exit);
-  Peel->addSuccessorWithoutProb(&L);
+  for (unsigned J = 0; J < Bits; ++J) {
+    MachineBasicBlock *Check = Checks[J], *Peel = Peels[J];
+    MachineBasicBlock *Next = J + 1 < Bits ? Checks[J + 1] : &L;
+    BuildMI(*Check, Check->end(), DebugLoc(),
+            TII.get(Opc("S_BITCMP1_B32_vi", "S_BITCMP1_B32")))
+        .addReg(Lp.Counter)
+        .addImm(J);
+    BuildMI(*Check, Check->end(), DebugLoc(),
+            TII.get(Opc("S_CBRANCH_SCC0_vi", "S_CBRANCH_SCC0")))
+        .addMBB(Next);
+    Check->addSuccessorWithoutProb(Peel);
+    Check->addSuccessorWithoutProb(Next);
+    std::vector<std::vector<MachineInstr *>> InPeel;
+    for (unsigned I = 0; I < (1u << J); ++I)
+      InPeel.push_back(CloneInto(*Peel, Peel->end()));
+    BuildMI(*Peel, Peel->end(), DebugLoc(),
+            TII.get(Opc("S_CBRANCH_SCC1_vi", "S_CBRANCH_SCC1")))
+        .addMBB(Lp.Exit);
+    Peel->addSuccessorWithoutProb(Lp.Exit);
+    Peel->addSuccessorWithoutProb(Next);
+    D.Copies.push_back(std::move(InPeel));
+  }
+  D.Copies.push_back(std::move(InL));
 
-  // Every way into the loop but its own back edge now enters at C. The
-  // block laid out before L fell through into it; it now falls into C.
+  // Every way into the loop but its own back edge now enters at C_0. The
+  // block laid out before L fell through into it; it now falls into C_0.
+  MachineBasicBlock *Entry = Checks.front();
   std::vector<MachineBasicBlock *> Preds(L.pred_begin(), L.pred_end());
   for (MachineBasicBlock *Pred : Preds) {
-    if (Pred == &L || Pred == Check || Pred == Peel)
+    if (Pred == &L || llvm::is_contained(D.Blocks, Pred))
       continue;
-    Pred->ReplaceUsesOfBlockWith(&L, Check);
+    Pred->ReplaceUsesOfBlockWith(&L, Entry);
     D.Retargeted.push_back(Pred);
   }
 }
@@ -464,10 +491,10 @@ void Unroller::rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy,
 
 void Unroller::undo(Done &D) {
   for (MachineBasicBlock *Pred : D.Retargeted)
-    Pred->ReplaceUsesOfBlockWith(D.Check, D.Lp.L);
+    Pred->ReplaceUsesOfBlockWith(D.Blocks.front(), D.Lp.L);
   for (MachineInstr *MI : D.Copy)
     MI->eraseFromParent();
-  for (MachineBasicBlock *B : {D.Check, D.Peel}) {
+  for (MachineBasicBlock *B : D.Blocks) {
     while (!B->succ_empty())
       B->removeSuccessor(B->succ_begin());
     B->eraseFromParent();
@@ -525,7 +552,8 @@ bool Unroller::run() {
       if (auto Lp = match(MBB))
         if (bodyCopyable(*Lp) && !Lp->Exit->livein_empty())
           Loops.push_back(*Lp);
-  if (Loops.empty())
+  unsigned Factor = LoopUnrollFactor;
+  if (Loops.empty() || !isPowerOf2_32(Factor) || Factor < 2 || Factor > 8)
     return false;
 
   AnalysisOptions AO;
@@ -538,21 +566,19 @@ bool Unroller::run() {
     if (!P.shouldRewrite())
       continue;
     All.emplace_back();
-    unroll(Lp, All.back());
-    if (VGPRLimit) {
-      // Both copies: a value an early instruction of the second copy must
-      // keep in its register (a pair it shares with a loop-carried one)
-      // then no longer waits for the first copy's late readers.
-      std::vector<MachineInstr *> First;
-      for (MachineInstr &MI : *Lp.L) {
-        if (&MI == All.back().Copy.front())
-          break;
-        if (!MI.isMetaInstruction())
-          First.push_back(&MI);
+    unroll(Lp, Factor, All.back());
+    if (VGPRLimit)
+      // Every copy its own registers: a value an early instruction of one
+      // copy must keep in its register (a pair it shares with a
+      // loop-carried one) then waits for no late reader of the copy
+      // before. Only a block's last copy reaches the exit.
+      // Renamed values die in their block, so blocks may share targets.
+      for (auto &InBlock : All.back().Copies) {
+        std::vector<bool> Saved = UsedVGPR;
+        for (size_t I = 0; I < InBlock.size(); ++I)
+          rename(Lp, InBlock[I], /*Last=*/I + 1 == InBlock.size());
+        UsedVGPR = std::move(Saved);
       }
-      rename(Lp, First, /*Last=*/false);
-      rename(Lp, All.back().Copy, /*Last=*/true);
-    }
   }
   if (All.empty())
     return false;

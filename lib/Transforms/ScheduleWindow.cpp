@@ -159,10 +159,9 @@ private:
   const ISAFacts &F;
   timing::TimingConfig TC;
   SlotSet LoadDefs = makeSlotSet();
-  /// Per block: what a load in flight at its entry may still write. A
-  /// load of another block may be; one of the block itself only when no
-  /// later wait of the block drains its counter (then it completed before
-  /// control left the block, the way back in included).
+  /// Per block: what a load in flight at its entry may still write: the
+  /// loads of any block that no later wait of that block drains (a drained
+  /// one completed before control left its block).
   std::map<MachineBasicBlock *, SlotSet> EntryLoadDefs;
   const SlotSet *CurEntryDefs = &LoadDefs;
   bool VmOK = true;
@@ -215,9 +214,8 @@ Expected<bool> FunctionScheduler::run() {
   if (A0.FromBytes)
     return false;
   unsigned Count = 0;
-  std::map<MachineBasicBlock *, SlotSet> Own, Tail;
+  std::map<MachineBasicBlock *, SlotSet> Tail;
   for (MachineBasicBlock &MBB : *LF.MF) {
-    SlotSet &O = Own.try_emplace(&MBB, makeSlotSet()).first->second;
     // Loads of this block not yet drained, per counter they wait on.
     std::vector<std::pair<uint8_t, SlotSet>> Open;
     for (MachineInstr &MI : MBB)
@@ -233,7 +231,6 @@ Expected<bool> FunctionScheduler::run() {
             if (A.Def)
               addRange(D, A.Slots);
           LoadDefs |= D;
-          O |= D;
           Open.push_back({OF.Counters, D});
         } else if (isPlainWait(OF) && MI.getNumOperands() &&
                    MI.getOperand(0).isImm()) {
@@ -252,13 +249,13 @@ Expected<bool> FunctionScheduler::run() {
     for (auto &X : Open)
       T |= X.second;
   }
-  for (MachineBasicBlock &MBB : *LF.MF) {
-    SlotSet E = Tail[&MBB];
-    for (auto &[B, O] : Own)
-      if (B != &MBB)
-        E |= O;
-    EntryLoadDefs.try_emplace(&MBB, std::move(E));
-  }
+  // A load in flight at any block's entry was issued by some block that
+  // did not drain it before control left it.
+  SlotSet Undrained = makeSlotSet();
+  for (auto &[B, T] : Tail)
+    Undrained |= T;
+  for (MachineBasicBlock &MBB : *LF.MF)
+    EntryLoadDefs.try_emplace(&MBB, Undrained);
   if (Error E = checkSameInstructions("schedule-window",
                                       A0.Seq.Instrs.size(), Count))
     return std::move(E);
