@@ -108,7 +108,9 @@ public:
         TII(*MF.getSubtarget().getInstrInfo()),
         TRI(*MF.getSubtarget().getRegisterInfo()),
         MRI(LM.target().regInfo()) {}
-  bool run();
+  /// \p Exec: pipeline exec-masked loops (exec-loop-pipeline) instead of
+  /// unrolling counted ones.
+  bool run(bool Exec = false);
 
 private:
   struct Loop {
@@ -132,6 +134,23 @@ private:
     return TII.getName(MI.getOpcode());
   }
   std::optional<Loop> match(MachineBasicBlock &MBB) const;
+  /// One exec-masked loop, split at its first wait: H (head, up to the
+  /// wait), T (tail), X (s_andn2_b64 exec, exec, sM).
+  struct ExecLoop {
+    MachineBasicBlock *L = nullptr, *Exit = nullptr;
+    MachineInstr *Term = nullptr, *X = nullptr;
+    std::vector<MachineInstr *> H, T;
+  };
+  std::optional<ExecLoop> matchExec(MachineBasicBlock &MBB) const;
+  /// Rewrites one exec loop; returns what to erase to put it back.
+  bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
+                    std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
+                    unsigned SaveA, unsigned SaveB);
+  bool runExec();
+  bool isExecReg(Register R) const {
+    StringRef N = MRI.getName(R);
+    return N == "EXEC" || N == "EXEC_LO" || N == "EXEC_HI";
+  }
   bool bodyCopyable(const Loop &Lp) const;
   void unroll(const Loop &Lp, unsigned Factor, Done &D);
   /// Renames the VGPR webs of one body copy that neither the next copy
@@ -501,7 +520,7 @@ void Unroller::undo(Done &D) {
   }
 }
 
-bool Unroller::run() {
+bool Unroller::run(bool Exec) {
   if (!LF.Range.IsKernel || MF.empty())
     return false;
   const TargetInfo &T = LM.original().target();
@@ -536,6 +555,9 @@ bool Unroller::run() {
     while (VGPRLimit < 256 && wavesPerSIMD(VGPRLimit + 1) == Waves)
       ++VGPRLimit;
   }
+
+  if (Exec)
+    return VGPRLimit && runExec();
 
   // Blocks up to the preload entry are the fixed prologue.
   SmallPtrSet<MachineBasicBlock *, 8> Pinned;
@@ -592,9 +614,318 @@ bool Unroller::run() {
   return true;
 }
 
+
+std::optional<Unroller::ExecLoop>
+Unroller::matchExec(MachineBasicBlock &MBB) const {
+  ExecLoop EL;
+  EL.L = &MBB;
+  std::vector<MachineInstr *> All;
+  for (MachineInstr &MI : MBB)
+    if (!MI.isMetaInstruction())
+      All.push_back(&MI);
+  if (All.size() < 4)
+    return std::nullopt;
+  EL.Term = All.back();
+  EL.X = All[All.size() - 2];
+  if (!isOp(nameOf(*EL.Term), "S_CBRANCH_EXECNZ") ||
+      !EL.Term->getOperand(0).isMBB() ||
+      EL.Term->getOperand(0).getMBB() != &MBB)
+    return std::nullopt;
+  EL.Exit = MBB.getNextNode();
+  if (!EL.Exit || MBB.succ_size() != 2 || !MBB.isSuccessor(&MBB) ||
+      !MBB.isSuccessor(EL.Exit) || EL.Exit->livein_empty())
+    return std::nullopt;
+  // X: s_andn2_b64 exec, exec, sM.
+  MachineInstr &X = *EL.X;
+  if (!isOp(nameOf(X), "S_ANDN2_B64") || X.getNumExplicitOperands() < 3 ||
+      !X.getOperand(0).isReg() || !isExecReg(X.getOperand(0).getReg()) ||
+      !X.getOperand(1).isReg() || !isExecReg(X.getOperand(1).getReg()) ||
+      !X.getOperand(2).isReg() ||
+      !StringRef(MRI.getName(X.getOperand(2).getReg())).starts_with("SGPR"))
+    return std::nullopt;
+  Register M = X.getOperand(2).getReg();
+  bool InTail = false;
+  unsigned HeadLoads = 0;
+  MCRegister SCC = LM.target().reg("scc");
+  for (size_t I = 0; I + 2 < All.size(); ++I) {
+    MachineInstr &MI = *All[I];
+    const OpcodeFacts &OF = F.get(MI.getOpcode());
+    StringRef N = nameOf(MI);
+    if (OF.is(ic::Waitcnt))
+      InTail = true;
+    if (MI.isCall() || MI.isBranch() || MI.isReturn() || MI.isTerminator() ||
+        OF.Flow != FlowKind::None || isGetPC(OF.Name) ||
+        MI.getPostInstrSymbol())
+      return std::nullopt;
+    for (const MachineOperand &MO : MI.operands())
+      if (!MO.isReg() && !MO.isImm())
+        return std::nullopt;
+    // Under EXEC = 0 the second copy must do nothing: no barrier, no
+    // scalar memory, nothing that ignores EXEC.
+    if (OF.is(ic::Barrier | ic::SMEM | ic::MFMA | ic::Message | ic::Sleep |
+              ic::SetPrio | ic::SetReg | ic::GDS | ic::LDSDMA | ic::MovRel |
+              ic::EndPgm | ic::CacheCtl | ic::Export) ||
+        N.contains("LANE") || N.contains("CMPX") || N.contains("GPR_IDX") ||
+        (OF.is(ic::FLAT) && !OF.is(ic::Global | ic::Scratch)))
+      return std::nullopt;
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() && isExecReg(MO.getReg()))
+        return std::nullopt;
+    if (MI.modifiesRegister(M, &TRI) && InTail)
+      return std::nullopt;
+    if (!InTail) {
+      // The head: no LDS or stores (they would move above the tail's).
+      if (OF.is(ic::DS) || OF.MayStore || OF.is(ic::Atomic))
+        return std::nullopt;
+      if (OF.is(ic::VMEM) && OF.MayLoad)
+        ++HeadLoads;
+      EL.H.push_back(&MI);
+    } else {
+      // The tail: VALU, LDS and waits only; no VMEM (its waits are left as
+      // they are), no SGPR writes, no SCC read (X now runs before it).
+      if (OF.is(ic::VMEM) || MI.readsRegister(SCC, &TRI))
+        return std::nullopt;
+      if (!OF.isVALU() && !OF.is(ic::DS) && !OF.is(ic::Waitcnt))
+        return std::nullopt;
+      for (const MachineOperand &MO : MI.operands())
+        if (MO.isReg() && MO.isDef() && MO.getReg() &&
+            !vgprsOf(MRI, MO.getReg().asMCReg()))
+          return std::nullopt;
+      EL.T.push_back(&MI);
+    }
+  }
+  if (!HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > LoopUnrollMaxBody)
+    return std::nullopt;
+  // The head must not read the SCC it enters with (the copy runs after X).
+  for (MachineInstr *MI : EL.H) {
+    if (MI->readsRegister(SCC, &TRI))
+      return std::nullopt;
+    if (MI->modifiesRegister(SCC, &TRI))
+      break;
+  }
+  // Head SGPR writes under EXEC = 0: lane masks become 0; s_or_b64 D, Z, D
+  // with Z such a zero leaves D as it was. Anything else the second copy
+  // writes must be dead at the exit, where the copy's EXEC = 0 run ends.
+  SmallVector<Register, 8> Zero, Changed;
+  auto In = [&](ArrayRef<Register> V, Register R) {
+    return llvm::any_of(V, [&](Register X) { return TRI.regsOverlap(X, R); });
+  };
+  for (MachineInstr *MI : EL.H) {
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    bool Unchanged = false;
+    if (isOp(nameOf(*MI), "S_OR_B64") && MI->getNumExplicitOperands() >= 3 &&
+        MI->getOperand(1).isReg() && MI->getOperand(2).isReg()) {
+      Register D = MI->getOperand(0).getReg(), A = MI->getOperand(1).getReg(),
+               B = MI->getOperand(2).getReg();
+      Unchanged = (B == D && llvm::is_contained(Zero, A)) ||
+                  (A == D && llvm::is_contained(Zero, B));
+    }
+    for (const MachineOperand &MO : MI->operands()) {
+      if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
+          vgprsOf(MRI, MO.getReg().asMCReg()) || MO.getReg() == SCC)
+        continue;
+      if (Unchanged)
+        continue;
+      if (OF.isVALU())
+        Zero.push_back(MO.getReg());
+      Changed.push_back(MO.getReg());
+    }
+  }
+  for (const auto &LI : EL.Exit->liveins())
+    if (In(Changed, LI.PhysReg))
+      return std::nullopt;
+  // The head of the second copy moves above the first copy's tail.
+  for (MachineInstr *H : EL.H)
+    for (MachineInstr *T : EL.T)
+      for (const MachineOperand &HO : H->operands()) {
+        if (!HO.isReg() || !HO.getReg() || vgprsOf(MRI, HO.getReg()))
+          continue; // VGPRs: checked after renaming
+        if (isExecReg(HO.getReg()))
+          continue;
+        if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
+                            T->modifiesRegister(HO.getReg(), &TRI))) ||
+            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
+          return std::nullopt;
+      }
+  return EL;
+}
+
+bool Unroller::pipelineExec(
+    ExecLoop &EL, std::vector<MachineInstr *> &Added,
+    std::vector<std::pair<MachineInstr *, int64_t>> &Waits, unsigned SaveA,
+    unsigned SaveB) {
+  MachineBasicBlock &L = *EL.L;
+  const TargetContext &TC = LM.target();
+  unsigned MovOpc = TC.opcode("S_MOV_B64_vi");
+  if (MovOpc == ~0u)
+    MovOpc = TC.opcode("S_MOV_B64");
+  MCRegister Exec = TC.reg("exec");
+  MCRegister A = TC.reg("s[" + utostr(SaveA) + ":" + utostr(SaveA + 1) + "]");
+  MCRegister B = TC.reg("s[" + utostr(SaveB) + ":" + utostr(SaveB + 1) + "]");
+  if (MovOpc == ~0u || !A || !B)
+    return false;
+  auto Clone = [&](MachineInstr *MI, MachineBasicBlock::iterator At) {
+    MachineInstr *N = MF.CloneMachineInstr(MI);
+    N->setPreInstrSymbol(MF, nullptr);
+    L.insert(At, N);
+    Added.push_back(N);
+    return N;
+  };
+  auto Mov = [&](MachineBasicBlock::iterator At, MCRegister D, MCRegister S) {
+    Added.push_back(BuildMI(L, At, DebugLoc(), TII.get(MovOpc), D).addReg(S));
+  };
+  // H1 ; sA = exec ; X1 ; sB = exec ; H2 ; exec = sA ; T1 ; exec = sB ;
+  // T2 ; X2 ; s_cbranch_execnz L
+  MachineBasicBlock::iterator T1 = EL.T.front()->getIterator();
+  Mov(T1, A, Exec);
+  EL.X->removeFromParent();
+  L.insert(T1, EL.X);
+  Mov(T1, B, Exec);
+  std::vector<MachineInstr *> Copy;
+  for (MachineInstr *MI : EL.H)
+    Copy.push_back(Clone(MI, T1));
+  unsigned Moved = Copy.size();
+  Mov(T1, Exec, A);
+  MachineBasicBlock::iterator End = EL.Term->getIterator();
+  Mov(End, Exec, B);
+  for (MachineInstr *MI : EL.T)
+    Copy.push_back(Clone(MI, End));
+  MachineInstr *X2 = Clone(EL.X, End);
+  (void)X2;
+  // The first tail's waits: the second head's loads are now younger.
+  unsigned VM = 0;
+  for (MachineInstr *MI : EL.H)
+    if (F.get(MI->getOpcode()).Counters & cnt::VM)
+      ++VM;
+  for (MachineInstr *MI : EL.T) {
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    if (!OF.is(ic::Waitcnt) || !MI->getNumOperands() ||
+        !MI->getOperand(0).isImm())
+      continue;
+    if (OF.Name != "S_WAITCNT_vi" && OF.Name != "S_WAITCNT")
+      return false;
+    int64_t Old = MI->getOperand(0).getImm();
+    WaitcntValue V = WaitcntValue::decode(uint64_t(Old));
+    if (V.VM < WaitcntValue::MaxVM) {
+      V.VM = std::min<unsigned>(V.VM + VM, WaitcntValue::MaxVM - 1);
+      Waits.push_back({MI, Old});
+      MI->getOperand(0).setImm(V.encode());
+    }
+  }
+  Loop Lp;
+  Lp.L = &L;
+  Lp.Exit = EL.Exit;
+  Lp.Term = EL.Term;
+  rename(Lp, Copy, /*Last=*/true);
+  // After renaming, no VGPR the moved head writes may be one the first
+  // tail reads or writes, nor one it reads one the tail writes.
+  for (unsigned I = 0; I < Moved; ++I)
+    for (MachineInstr *T : EL.T)
+      for (const MachineOperand &HO : Copy[I]->operands()) {
+        if (!HO.isReg() || !HO.getReg() || !vgprsOf(MRI, HO.getReg()))
+          continue;
+        if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
+                            T->modifiesRegister(HO.getReg(), &TRI))) ||
+            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
+          return false;
+      }
+  return true;
+}
+
+bool Unroller::runExec() {
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
+  Pinned.insert(&MF.front());
+  if (LF.PreloadEntry)
+    for (MachineBasicBlock &MBB : MF) {
+      Pinned.insert(&MBB);
+      if (&MBB == LF.PreloadEntry)
+        break;
+    }
+  // Two free aligned SGPR pairs hold EXEC for the two copies' tails.
+  std::vector<bool> UsedS(104);
+  unsigned MaxS = 0;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB)
+      for (const MachineOperand &MO : MI.operands()) {
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        // SGPRn, SGPRa_SGPRb..., and their 16-bit halves (SGPRn_LO16).
+        SmallVector<StringRef, 8> Parts;
+        StringRef(MRI.getName(MO.getReg())).split(Parts, '_');
+        for (StringRef P : Parts) {
+          unsigned Idx;
+          if (P.consume_front("SGPR") && !P.getAsInteger(10, Idx) &&
+              Idx < UsedS.size()) {
+            UsedS[Idx] = true;
+            MaxS = std::max(MaxS, Idx + 1);
+          }
+        }
+        // Anything whose name does not say which SGPRs it is: keep off.
+        if (StringRef(MRI.getName(MO.getReg())).starts_with("TTMP"))
+          return false;
+      }
+  std::vector<unsigned> Pairs;
+  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < 2; I += 2)
+    if (!UsedS[I] && !UsedS[I + 1])
+      Pairs.push_back(I);
+  if (Pairs.size() < 2)
+    return false;
+  std::vector<ExecLoop> Loops;
+  for (MachineBasicBlock &MBB : MF)
+    if (!Pinned.count(&MBB))
+      if (auto EL = matchExec(MBB))
+        Loops.push_back(*EL);
+  if (Loops.empty())
+    return false;
+  AnalysisOptions AO;
+  AO.Liveness = false;
+  FunctionAnalysis A0 = analyzeFunction(LM, LF, F, AO);
+  if (A0.FromBytes)
+    return false;
+  struct Undo {
+    ExecLoop EL;
+    std::vector<MachineInstr *> Added;
+    std::vector<std::pair<MachineInstr *, int64_t>> Waits;
+    std::vector<std::pair<MachineOperand *, Register>> Regs;
+  };
+  std::vector<Undo> All;
+  bool Bad = false;
+  for (ExecLoop &EL : Loops) {
+    if (!P.shouldRewrite())
+      continue;
+    All.emplace_back();
+    All.back().EL = EL;
+    if (!pipelineExec(EL, All.back().Added, All.back().Waits, Pairs[0],
+                      Pairs[1]))
+      Bad = true;
+  }
+  if (All.empty())
+    return false;
+  FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
+  if (Bad || A1.violations() > A0.violations() ||
+      A1.Advisories.size() > A0.Advisories.size()) {
+    for (auto It = All.rbegin(); It != All.rend(); ++It) {
+      for (MachineInstr *MI : It->Added)
+        MI->eraseFromParent();
+      for (auto &[MI, Imm] : It->Waits)
+        MI->getOperand(0).setImm(Imm);
+      It->EL.X->removeFromParent();
+      It->EL.L->insert(It->EL.Term->getIterator(), It->EL.X);
+    }
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 Expected<bool> LoopUnrollPass::run(LiftedModule &LM, LiftedFunction &LF) {
   Unroller U(*this, LM, LF, Facts.get(LM));
   return U.run();
+}
+
+Expected<bool> ExecLoopPipelinePass::run(LiftedModule &LM,
+                                         LiftedFunction &LF) {
+  Unroller U(*this, LM, LF, Facts.get(LM));
+  return U.run(/*Exec=*/true);
 }

@@ -84,6 +84,11 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "odd trip counts peeled; the second copy's VGPR temporaries renamed "
        "into free VGPRs so that schedule-window can overlap the iterations",
        [] { return std::make_unique<LoopUnrollPass>(); }},
+      {"exec-loop-pipeline",
+       "single-block exec-masked loops unrolled by two, the second "
+       "iteration's loads issued before the first one's wait (each half "
+       "under its own EXEC)",
+       [] { return std::make_unique<ExecLoopPipelinePass>(); }},
       {"schedule-window",
        "list scheduling within each block (memory issue hoisted, MFMA "
        "interleaved; waits renumbered, wait states inserted), kept only "
