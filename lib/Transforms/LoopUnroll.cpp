@@ -726,9 +726,11 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
         continue;
       if (Unchanged)
         continue;
+      Register D = MO.getReg();
+      llvm::erase_if(Zero, [&](Register Z) { return TRI.regsOverlap(Z, D); });
       if (OF.isVALU())
-        Zero.push_back(MO.getReg());
-      Changed.push_back(MO.getReg());
+        Zero.push_back(D);
+      Changed.push_back(D);
     }
   }
   for (const auto &LI : EL.Exit->liveins())
@@ -864,6 +866,14 @@ bool Unroller::runExec() {
         if (StringRef(MRI.getName(MO.getReg())).starts_with("TTMP"))
           return false;
       }
+  // Generic FLAT completes out of vmcnt order: the renumbered waits
+  // would no longer name the loads they waited for.
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB) {
+      const OpcodeFacts &OF = F.get(MI.getOpcode());
+      if (OF.is(ic::FLAT) && !OF.is(ic::Global | ic::Scratch))
+        return false;
+    }
   std::vector<unsigned> Pairs;
   for (unsigned I = 0; I + 1 < 96 && Pairs.size() < 2; I += 2)
     if (!UsedS[I] && !UsedS[I + 1])
