@@ -222,7 +222,10 @@ asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
   if (SField > DeclS && SField > OrigSField)
     R1 = (R1 & ~(0xfu << 6)) | (SField << 6);
   KD.setPgmRsrc1(R1);
-  if (Unified && Use.AGPRs && Arch4 > KD.accumOffset() &&
+  // ACCUM_OFFSET bounds the architectural VGPRs even when no AGPR is used:
+  // an edit that names VGPRs above it (renaming into free registers) must
+  // raise it, or v[accum_offset..] would be AGPR-backed.
+  if (Unified && Arch4 > KD.accumOffset() &&
       Arch4 > alignTo(Orig.ArchVGPRs, 4)) {
     uint32_t R3 = KD.pgmRsrc3();
     KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));

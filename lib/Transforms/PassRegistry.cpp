@@ -2,6 +2,7 @@
 #include "asmevo/Transforms/Pass.h"
 #include "BlockLayout.h"
 #include "InsertNops.h"
+#include "LoopUnroll.h"
 #include "NopShrink.h"
 #include "RedundancyElim.h"
 #include "RelaxWaitcnt.h"
@@ -78,6 +79,16 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "s_setprio 1 ... s_setprio 0 around the memory issue of innermost "
        "loops with many MFMAs",
        [] { return std::make_unique<SetPrioPass>(); }},
+      {"loop-unroll",
+       "counted single-block loops (scalar down-counter) unrolled by two, "
+       "odd trip counts peeled; the second copy's VGPR temporaries renamed "
+       "into free VGPRs so that schedule-window can overlap the iterations",
+       [] { return std::make_unique<LoopUnrollPass>(); }},
+      {"exec-loop-pipeline",
+       "single-block exec-masked loops unrolled by two, the second "
+       "iteration's loads issued before the first one's wait (each half "
+       "under its own EXEC)",
+       [] { return std::make_unique<ExecLoopPipelinePass>(); }},
       {"schedule-window",
        "list scheduling within each block (memory issue hoisted, MFMA "
        "interleaved; waits renumbered, wait states inserted), kept only "

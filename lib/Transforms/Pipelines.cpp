@@ -6,7 +6,10 @@
 //
 // -O2 adds the passes that move, merge and rewrite instructions, in this
 // order, for these reasons:
-//   1. redundancy-elim first: dead writes and duplicate moves removed
+//   0. loop-unroll first: it copies loop bodies, so every later pass
+//      (and above all schedule-window, which can then issue the second
+//      iteration's loads before the first one's wait) sees both copies.
+//   1. redundancy-elim: dead writes and duplicate moves removed
 //      give every later pass less to look at and fewer false dependencies.
 //   2. scalarize, pack-f32, mem-widen: they change *which* instructions
 //      there are (SALU for VALU, one packed op for two, one wide load for
@@ -29,7 +32,7 @@ using namespace asmevo;
 std::vector<std::string> asmevo::optimizationPipeline(unsigned Level) {
   static const char *const O1[] = {"relax-waitcnt", "nop-shrink"};
   static const char *const O2[] = {
-      "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
+      "loop-unroll",     "exec-loop-pipeline", "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
       "schedule-window", "sink-waitcnt", "relax-waitcnt", "nop-shrink",
       "setprio",         "block-layout"};
   std::vector<std::string> Out;

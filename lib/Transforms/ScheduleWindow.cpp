@@ -159,6 +159,11 @@ private:
   const ISAFacts &F;
   timing::TimingConfig TC;
   SlotSet LoadDefs = makeSlotSet();
+  /// Per block: what a load in flight at its entry may still write: the
+  /// loads of any block that no later wait of that block drains (a drained
+  /// one completed before control left its block).
+  std::map<MachineBasicBlock *, SlotSet> EntryLoadDefs;
+  const SlotSet *CurEntryDefs = &LoadDefs;
   bool VmOK = true;
   unsigned NopOpc = ~0u;
   std::map<MachineBasicBlock *, BlockSave> Saved;
@@ -199,7 +204,10 @@ Expected<bool> FunctionScheduler::run() {
   if (A0.FromBytes)
     return false;
   unsigned Count = 0;
-  for (MachineBasicBlock &MBB : *LF.MF)
+  std::map<MachineBasicBlock *, SlotSet> Tail;
+  for (MachineBasicBlock &MBB : *LF.MF) {
+    // Loads of this block not yet drained, per counter they wait on.
+    std::vector<std::pair<uint8_t, SlotSet>> Open;
     for (MachineInstr &MI : MBB)
       if (!MI.isMetaInstruction()) {
         const OpcodeFacts &OF = F.get(MI.getOpcode());
@@ -208,12 +216,36 @@ Expected<bool> FunctionScheduler::run() {
           VmOK = false;
         if (isMem(OF) && (OF.MayLoad || OF.is(ic::Atomic))) {
           InstrRecord R = InstrRecord::fromMachineInstr(MI, F);
+          SlotSet D = makeSlotSet();
           for (const RegAccess &A : R.Regs)
             if (A.Def)
-              addRange(LoadDefs, A.Slots);
+              addRange(D, A.Slots);
+          LoadDefs |= D;
+          Open.push_back({OF.Counters, D});
+        } else if (isPlainWait(OF) && MI.getNumOperands() &&
+                   MI.getOperand(0).isImm()) {
+          WaitcntValue V =
+              WaitcntValue::decode(uint64_t(MI.getOperand(0).getImm()));
+          llvm::erase_if(Open, [&](const std::pair<uint8_t, SlotSet> &X) {
+            bool VM = !(X.first & cnt::VM) || V.VM == 0;
+            bool LG = !(X.first & cnt::LGKM) || V.Lgkm == 0;
+            bool EX = !(X.first & cnt::EXP) || V.Exp == 0;
+            return VM && LG && EX;
+          });
         }
         ++Count;
       }
+    SlotSet &T = Tail.try_emplace(&MBB, makeSlotSet()).first->second;
+    for (auto &X : Open)
+      T |= X.second;
+  }
+  // A load in flight at any block's entry was issued by some block that
+  // did not drain it before control left it.
+  SlotSet Undrained = makeSlotSet();
+  for (auto &[B, T] : Tail)
+    Undrained |= T;
+  for (MachineBasicBlock &MBB : *LF.MF)
+    EntryLoadDefs.try_emplace(&MBB, Undrained);
   if (Error E = checkSameInstructions("schedule-window",
                                       A0.Seq.Instrs.size(), Count))
     return std::move(E);
@@ -297,6 +329,8 @@ void FunctionScheduler::scheduleBlock(MachineBasicBlock &MBB,
   std::vector<MachineInstr *> L;
   for (MachineInstr &MI : MBB)
     L.push_back(&MI);
+  auto ED = EntryLoadDefs.find(&MBB);
+  CurEntryDefs = ED != EntryLoadDefs.end() ? &ED->second : &LoadDefs;
   // lgkmcnt completes in order only while every operation on it is a DS
   // operation: SMEM (and messages, generic FLAT) return out of order.
   bool LgkmOK = !EntryLgkm;
@@ -415,7 +449,7 @@ int FunctionScheduler::scheduleRegion(MachineBasicBlock &MBB,
   // before it, and every load's registers when something is in flight at
   // the block's entry.
   auto PendingAt = [&](unsigned W) {
-    SlotSet S = EntryPending ? LoadDefs : makeSlotSet();
+    SlotSet S = EntryPending ? *CurEntryDefs : makeSlotSet();
     for (size_t I = 0; I < B + W; ++I) {
       const InstrRecord &X = Recs[I];
       if (!isMem(X.facts()))

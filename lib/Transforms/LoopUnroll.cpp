@@ -1,0 +1,941 @@
+//===- LoopUnroll.cpp - Unroll counted single-block loops by two ----------===//
+#include "LoopUnroll.h"
+#include "asmevo/Analysis/FunctionAnalysis.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/Support/CommandLine.h"
+#include <map>
+#include <numeric>
+
+using namespace llvm;
+using namespace asmevo;
+
+static cl::opt<unsigned> LoopUnrollMaxBody(
+    "loop-unroll-max-body",
+    cl::desc("loop-unroll: most instructions in a loop body it copies"),
+    cl::init(64));
+
+static cl::opt<unsigned> LoopUnrollFactor(
+    "loop-unroll-factor",
+    cl::desc("loop-unroll: copies of the body per iteration (2, 4 or 8)"),
+    cl::init(4));
+
+static cl::opt<bool> LoopUnrollNoRename(
+    "loop-unroll-no-rename", cl::Hidden,
+    cl::desc("loop-unroll: copy the body without renaming its VGPRs"));
+
+namespace {
+
+/// \p Name is \p Base or \p Base with an encoding suffix ("_vi", "_e32").
+bool isOp(StringRef Name, StringRef Base) {
+  return Name == Base ||
+         (Name.starts_with(Base) && Name.size() > Base.size() &&
+          Name[Base.size()] == '_');
+}
+
+constexpr unsigned NumVGPRs = 512;
+
+/// The 32-bit VGPRs a register names: VGPR8_VGPR9 -> {8, 2}. Half is set
+/// for 16-bit halves and anything else this does not read as whole VGPRs.
+struct VRange {
+  unsigned First = 0, Count = 0;
+  bool Half = false;
+};
+
+std::optional<VRange> vgprsOf(const MCRegisterInfo &MRI, MCRegister R) {
+  StringRef N = MRI.getName(R);
+  if (!N.starts_with("VGPR"))
+    return std::nullopt;
+  SmallVector<StringRef, 8> Parts;
+  N.split(Parts, '_');
+  VRange V;
+  for (StringRef P : Parts) {
+    unsigned Idx;
+    if (!P.consume_front("VGPR") || P.getAsInteger(10, Idx) ||
+        Idx >= NumVGPRs || (V.Count && Idx != V.First + V.Count)) {
+      V.Half = true;
+      continue;
+    }
+    if (!V.Count)
+      V.First = Idx;
+    ++V.Count;
+  }
+  if (!V.Count)
+    V.Half = true;
+  return V;
+}
+
+unsigned wavesPerSIMD(unsigned VGPRs) {
+  unsigned R = std::max(8u, (unsigned)alignTo(VGPRs, 8));
+  return std::min(8u, 512 / R);
+}
+
+/// Union-find over the value webs of one body copy.
+struct Webs {
+  std::vector<unsigned> Parent;
+  std::vector<bool> Fixed;
+  unsigned make(bool IsFixed) {
+    Parent.push_back(Parent.size());
+    Fixed.push_back(IsFixed);
+    return Parent.size() - 1;
+  }
+  unsigned find(unsigned W) {
+    while (Parent[W] != W)
+      W = Parent[W] = Parent[Parent[W]];
+    return W;
+  }
+  void unite(unsigned A, unsigned B) {
+    A = find(A), B = find(B);
+    if (A == B)
+      return;
+    Parent[B] = A;
+    Fixed[A] = Fixed[A] || Fixed[B];
+  }
+  void fix(unsigned W) { Fixed[find(W)] = true; }
+  bool fixed(unsigned W) { return Fixed[find(W)]; }
+};
+
+class Unroller {
+public:
+  Unroller(asmevo::Pass &P, LiftedModule &LM, LiftedFunction &LF,
+           const ISAFacts &F)
+      : P(P), LM(LM), LF(LF), MF(*LF.MF), F(F),
+        TII(*MF.getSubtarget().getInstrInfo()),
+        TRI(*MF.getSubtarget().getRegisterInfo()),
+        MRI(LM.target().regInfo()) {}
+  /// \p Exec: pipeline exec-masked loops (exec-loop-pipeline) instead of
+  /// unrolling counted ones.
+  bool run(bool Exec = false);
+
+private:
+  struct Loop {
+    MachineBasicBlock *L = nullptr, *Exit = nullptr;
+    MachineInstr *Term = nullptr;
+    Register Counter;
+  };
+  /// What one unroll added, to put it back.
+  struct Done {
+    Loop Lp;
+    /// The new blocks, the first of them the loop's new entry.
+    std::vector<MachineBasicBlock *> Blocks;
+    std::vector<MachineBasicBlock *> Retargeted;
+    /// Instructions added to L (the copies after the first).
+    std::vector<MachineInstr *> Copy;
+    /// Each body copy, by block, in order: what rename() works on.
+    std::vector<std::vector<std::vector<MachineInstr *>>> Copies;
+  };
+
+  StringRef nameOf(const MachineInstr &MI) const {
+    return TII.getName(MI.getOpcode());
+  }
+  std::optional<Loop> match(MachineBasicBlock &MBB) const;
+  /// One exec-masked loop, split at its first wait: H (head, up to the
+  /// wait), T (tail), X (s_andn2_b64 exec, exec, sM).
+  struct ExecLoop {
+    MachineBasicBlock *L = nullptr, *Exit = nullptr;
+    MachineInstr *Term = nullptr, *X = nullptr;
+    std::vector<MachineInstr *> H, T;
+  };
+  std::optional<ExecLoop> matchExec(MachineBasicBlock &MBB) const;
+  /// Rewrites one exec loop; returns what to erase to put it back.
+  bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
+                    std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
+                    unsigned SaveA, unsigned SaveB);
+  bool runExec();
+  bool isExecReg(Register R) const {
+    StringRef N = MRI.getName(R);
+    return N == "EXEC" || N == "EXEC_LO" || N == "EXEC_HI";
+  }
+  bool bodyCopyable(const Loop &Lp) const;
+  void unroll(const Loop &Lp, unsigned Factor, Done &D);
+  /// Renames the VGPR webs of one body copy that neither the next copy
+  /// (Exposed) nor, when \p Last, the exit reads.
+  void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last);
+  void undo(Done &D);
+
+  asmevo::Pass &P;
+  LiftedModule &LM;
+  LiftedFunction &LF;
+  MachineFunction &MF;
+  const ISAFacts &F;
+  const TargetInstrInfo &TII;
+  const TargetRegisterInfo &TRI;
+  const MCRegisterInfo &MRI;
+  std::vector<bool> UsedVGPR = std::vector<bool>(NumVGPRs);
+  unsigned VGPRLimit = 0;
+};
+
+std::optional<Unroller::Loop> Unroller::match(MachineBasicBlock &MBB) const {
+  Loop Lp;
+  Lp.L = &MBB;
+  MachineInstr *Term = nullptr;
+  for (auto It = MBB.rbegin(); It != MBB.rend(); ++It)
+    if (!It->isMetaInstruction()) {
+      Term = &*It;
+      break;
+    }
+  if (!Term || !isOp(nameOf(*Term), "S_CBRANCH_SCC0") ||
+      !Term->getOperand(0).isMBB() || Term->getOperand(0).getMBB() != &MBB)
+    return std::nullopt;
+  Lp.Term = Term;
+  Lp.Exit = MBB.getNextNode();
+  if (!Lp.Exit || MBB.succ_size() != 2 || !MBB.isSuccessor(&MBB) ||
+      !MBB.isSuccessor(Lp.Exit))
+    return std::nullopt;
+  // The last SCC write before the branch: s_cmp_eq_u32 sC, 0.
+  MCRegister SCC = LM.target().reg("scc");
+  MachineInstr *Cmp = nullptr;
+  for (auto It = std::next(Term->getReverseIterator()); It != MBB.rend();
+       ++It)
+    if (It->modifiesRegister(SCC, &TRI)) {
+      Cmp = &*It;
+      break;
+    }
+  if (!Cmp || !isOp(nameOf(*Cmp), "S_CMP_EQ_U32") ||
+      Cmp->getNumExplicitOperands() < 2 || !Cmp->getOperand(0).isReg() ||
+      !Cmp->getOperand(1).isImm() || Cmp->getOperand(1).getImm() != 0)
+    return std::nullopt;
+  Register C = Cmp->getOperand(0).getReg();
+  if (!StringRef(MRI.getName(C)).starts_with("SGPR") ||
+      StringRef(MRI.getName(C)).contains('_'))
+    return std::nullopt;
+  Lp.Counter = C;
+  // Exactly one write of the counter, before the compare: sC -= 1.
+  unsigned Writes = 0;
+  bool DecBeforeCmp = false, SeenCmp = false;
+  for (MachineInstr &MI : MBB) {
+    if (&MI == Cmp)
+      SeenCmp = true;
+    if (!MI.modifiesRegister(C, &TRI))
+      continue;
+    ++Writes;
+    StringRef N = nameOf(MI);
+    bool Add = isOp(N, "S_ADD_I32") || isOp(N, "S_ADD_U32");
+    bool Sub = isOp(N, "S_SUB_I32") || isOp(N, "S_SUB_U32");
+    if ((!Add && !Sub) || MI.getNumExplicitOperands() < 3 ||
+        !MI.getOperand(0).isReg() || MI.getOperand(0).getReg() != C ||
+        !MI.getOperand(1).isReg() || MI.getOperand(1).getReg() != C ||
+        !MI.getOperand(2).isImm())
+      return std::nullopt;
+    int64_t Imm = MI.getOperand(2).getImm();
+    bool MinusOne = Imm == -1 || Imm == 0xffffffffll;
+    if ((Add && !MinusOne) || (Sub && Imm != 1))
+      return std::nullopt;
+    DecBeforeCmp = !SeenCmp;
+  }
+  if (Writes != 1 || !DecBeforeCmp)
+    return std::nullopt;
+  // The parity check writes SCC on the way in: the body must not read the
+  // SCC it enters with.
+  for (MachineInstr &MI : MBB) {
+    if (MI.readsRegister(SCC, &TRI) && &MI != Term)
+      return std::nullopt;
+    if (MI.modifiesRegister(SCC, &TRI))
+      break;
+  }
+  return Lp;
+}
+
+bool Unroller::bodyCopyable(const Loop &Lp) const {
+  unsigned N = 0;
+  for (MachineInstr &MI : *Lp.L) {
+    if (&MI == Lp.Term || MI.isMetaInstruction())
+      continue;
+    if (++N > LoopUnrollMaxBody)
+      return false;
+    if (MI.isCall() || MI.isBranch() || MI.isReturn() || MI.isTerminator())
+      return false;
+    const OpcodeFacts &OF = F.get(MI.getOpcode());
+    if (OF.Flow != FlowKind::None || OF.is(ic::EndPgm) || isGetPC(OF.Name))
+      return false;
+    StringRef Name = nameOf(MI);
+    for (const char *Pfx : {"S_GETPC", "S_SETPC", "S_SWAPPC", "S_CALL",
+                            "S_CBRANCH", "S_BRANCH", "S_ENDPGM", "S_TRAP",
+                            "S_RFE", "S_SETHALT", "S_SETVSKIP"})
+      if (Name.starts_with(Pfx))
+        return false;
+    // Symbols and relocated operands keep their meaning only in one place.
+    for (const MachineOperand &MO : MI.operands())
+      if (!MO.isReg() && !MO.isImm())
+        return false;
+    if (MI.getPostInstrSymbol())
+      return false;
+  }
+  return N > 0;
+}
+
+void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
+  MachineBasicBlock &L = *Lp.L;
+  D.Lp = Lp;
+  std::vector<MachineInstr *> Body;
+  for (MachineInstr &MI : L)
+    if (&MI != Lp.Term && !MI.isMetaInstruction())
+      Body.push_back(&MI);
+  auto CloneInto = [&](MachineBasicBlock &B, MachineBasicBlock::iterator At) {
+    std::vector<MachineInstr *> C;
+    for (MachineInstr *MI : Body) {
+      MachineInstr *N = MF.CloneMachineInstr(MI);
+      N->setPreInstrSymbol(MF, nullptr);
+      B.insert(At, N);
+      C.push_back(N);
+    }
+    return C;
+  };
+  // L: Factor copies, the first one the original instructions.
+  std::vector<std::vector<MachineInstr *>> InL{Body};
+  for (unsigned I = 1; I < Factor; ++I) {
+    InL.push_back(CloneInto(L, Lp.Term->getIterator()));
+    D.Copy.insert(D.Copy.end(), InL.back().begin(), InL.back().end());
+  }
+
+  // Before L, per bit j below Factor: C_j tests bit j of sC and P_j runs
+  // 2^j iterations when it is set, leaving the loop when sC reaches 0.
+  // What reaches L has a multiple of Factor iterations left.
+  const TargetContext &TC = LM.target();
+  auto Opc = [&](StringRef A, StringRef B) {
+    unsigned O = TC.opcode(A);
+    return O != ~0u ? O : TC.opcode(B);
+  };
+  unsigned Bits = Log2_32(Factor);
+  std::vector<MachineBasicBlock *> Checks, Peels;
+  for (unsigned J = 0; J < Bits; ++J) {
+    for (auto *V : {&Checks, &Peels}) {
+      MachineBasicBlock *B = MF.CreateMachineBasicBlock();
+      MF.insert(L.getIterator(), B);
+      for (const auto &LI : L.liveins())
+        B->addLiveIn(LI);
+      V->push_back(B);
+      D.Blocks.push_back(B);
+    }
+  }
+  for (unsigned J = 0; J < Bits; ++J) {
+    MachineBasicBlock *Check = Checks[J], *Peel = Peels[J];
+    MachineBasicBlock *Next = J + 1 < Bits ? Checks[J + 1] : &L;
+    BuildMI(*Check, Check->end(), DebugLoc(),
+            TII.get(Opc("S_BITCMP1_B32_vi", "S_BITCMP1_B32")))
+        .addReg(Lp.Counter)
+        .addImm(J);
+    BuildMI(*Check, Check->end(), DebugLoc(),
+            TII.get(Opc("S_CBRANCH_SCC0_vi", "S_CBRANCH_SCC0")))
+        .addMBB(Next);
+    Check->addSuccessorWithoutProb(Peel);
+    Check->addSuccessorWithoutProb(Next);
+    std::vector<std::vector<MachineInstr *>> InPeel;
+    for (unsigned I = 0; I < (1u << J); ++I)
+      InPeel.push_back(CloneInto(*Peel, Peel->end()));
+    BuildMI(*Peel, Peel->end(), DebugLoc(),
+            TII.get(Opc("S_CBRANCH_SCC1_vi", "S_CBRANCH_SCC1")))
+        .addMBB(Lp.Exit);
+    Peel->addSuccessorWithoutProb(Lp.Exit);
+    Peel->addSuccessorWithoutProb(Next);
+    D.Copies.push_back(std::move(InPeel));
+  }
+  D.Copies.push_back(std::move(InL));
+
+  // Every way into the loop but its own back edge now enters at C_0. The
+  // block laid out before L fell through into it; it now falls into C_0.
+  MachineBasicBlock *Entry = Checks.front();
+  std::vector<MachineBasicBlock *> Preds(L.pred_begin(), L.pred_end());
+  for (MachineBasicBlock *Pred : Preds) {
+    if (Pred == &L || llvm::is_contained(D.Blocks, Pred))
+      continue;
+    Pred->ReplaceUsesOfBlockWith(&L, Entry);
+    D.Retargeted.push_back(Pred);
+  }
+}
+
+void Unroller::rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy,
+                      bool Last) {
+  // Bodies where a VGPR's lanes are not simply "written under the one EXEC
+  // the body runs with, read under it": renaming would change what an
+  // inactive or another lane reads.
+  MCRegister Exec = LM.target().reg("exec");
+  for (MachineInstr *MI : Copy) {
+    if (MI->modifiesRegister(Exec, &TRI))
+      return;
+    StringRef N = nameOf(*MI);
+    for (const char *S : {"READLANE", "READFIRSTLANE", "PERMUTE", "PERMLANE",
+                          "SWIZZLE", "DPP", "_dpp", "MOVREL", "GPR_IDX",
+                          "_LDS"})
+      if (N.contains(S))
+        return;
+  }
+  // Partial writes (a 16-bit half, an SDWA or D16 destination, one lane)
+  // keep the rest of the register: they read it too.
+  auto PartialDef = [&](const MachineInstr &MI) {
+    StringRef N = nameOf(MI);
+    if (N.contains("_sdwa") || N.contains("WRITELANE") || N.contains("D16"))
+      return true;
+    return N.contains("16") && !N.contains("PK_") && !N.contains("MFMA");
+  };
+
+  // Which VGPRs the next iteration reads before writing (the first copy's
+  // upward-exposed uses), and which the exit reads.
+  std::vector<bool> Exposed(NumVGPRs), Written(NumVGPRs);
+  auto Ranges = [&](const MachineInstr &MI, bool Defs,
+                    SmallVectorImpl<std::pair<unsigned, VRange>> &Out) {
+    for (unsigned I = 0; I < MI.getNumOperands(); ++I) {
+      const MachineOperand &MO = MI.getOperand(I);
+      if (!MO.isReg() || !MO.getReg() || MO.isDef() != Defs)
+        continue;
+      if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+        Out.push_back({I, *V});
+    }
+    if (!Defs && PartialDef(MI))
+      for (unsigned I = 0; I < MI.getNumOperands(); ++I) {
+        const MachineOperand &MO = MI.getOperand(I);
+        if (MO.isReg() && MO.getReg() && MO.isDef())
+          if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+            Out.push_back({~0u, *V});
+      }
+  };
+  for (MachineInstr *MI : Copy) {
+    SmallVector<std::pair<unsigned, VRange>, 8> Uses, Defs;
+    Ranges(*MI, false, Uses);
+    Ranges(*MI, true, Defs);
+    for (auto &[I, V] : Uses)
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        if (!Written[U])
+          Exposed[U] = true;
+    for (auto &[I, V] : Defs)
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        Written[U] = true;
+  }
+  std::vector<bool> LiveOut = Exposed;
+  // The first copy never leaves the loop: only the second one's values
+  // reach the exit.
+  for (const auto &LI : Last ? Lp.Exit->liveins()
+                             : make_range(Lp.Exit->livein_end(),
+                                          Lp.Exit->livein_end()))
+    if (auto V = vgprsOf(MRI, LI.PhysReg))
+      for (unsigned U = V->First; U < V->First + V->Count; ++U)
+        LiveOut[U] = true;
+
+  // Webs: one per definition of a VGPR (and one per VGPR for the value the
+  // copy starts with, fixed). Registers named together in one operand, and
+  // a VGPR an instruction both reads and writes (tied, partial), move
+  // together.
+  Webs W;
+  std::vector<unsigned> Cur(NumVGPRs), UnitOf;
+  for (unsigned U = 0; U < NumVGPRs; ++U) {
+    Cur[U] = W.make(true);
+    UnitOf.push_back(U);
+  }
+  // (instruction, operand) -> web of its first VGPR, and the range.
+  std::vector<std::tuple<MachineInstr *, unsigned, unsigned, VRange>> Ops;
+  for (MachineInstr *MI : Copy) {
+    SmallVector<std::pair<unsigned, VRange>, 8> Uses, Defs;
+    Ranges(*MI, false, Uses);
+    Ranges(*MI, true, Defs);
+    std::map<unsigned, unsigned> UseWeb;
+    for (auto &[I, V] : Uses) {
+      for (unsigned U = V.First; U < V.First + V.Count; ++U) {
+        W.unite(Cur[V.First], Cur[U]);
+        UseWeb[U] = Cur[U];
+      }
+      if (V.Half)
+        W.fix(Cur[V.First]);
+      if (I != ~0u)
+        Ops.emplace_back(MI, I, Cur[V.First], V);
+    }
+    std::map<unsigned, unsigned> New;
+    for (auto &[I, V] : Defs) {
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        if (!New.count(U)) {
+          New[U] = W.make(false);
+          UnitOf.push_back(U);
+        }
+      for (unsigned U = V.First; U < V.First + V.Count; ++U)
+        W.unite(New[V.First], New[U]);
+      if (V.Half)
+        W.fix(New[V.First]);
+      Ops.emplace_back(MI, I, New[V.First], V);
+    }
+    for (auto &[U, NW] : New) {
+      auto It = UseWeb.find(U);
+      if (It != UseWeb.end())
+        W.unite(It->second, NW);
+      Cur[U] = NW;
+    }
+  }
+  // The last value of a VGPR the next iteration or the exit reads stays.
+  for (unsigned U = 0; U < NumVGPRs; ++U)
+    if (LiveOut[U])
+      W.fix(Cur[U]);
+
+  std::vector<bool> Moved(NumVGPRs);
+  bool Any = false;
+  for (unsigned Web = 0; Web < W.Parent.size(); ++Web)
+    if (!W.fixed(Web))
+      Moved[UnitOf[Web]] = Any = true;
+  if (!Any)
+    return;
+  // One even shift for every renamed VGPR keeps pairs aligned and the
+  // mapping one-to-one; the targets are VGPRs the function never names.
+  unsigned Shift = 0;
+  for (unsigned D = 2; D < NumVGPRs && !Shift; D += 2) {
+    bool OK = true;
+    for (unsigned U = 0; U < NumVGPRs && OK; ++U)
+      if (Moved[U])
+        OK = U + D < VGPRLimit && !UsedVGPR[U + D];
+    if (OK)
+      Shift = D;
+  }
+  if (!Shift)
+    return;
+  std::vector<std::pair<MachineOperand *, MCRegister>> Edits;
+  for (auto &[MI, I, Web, V] : Ops) {
+    if (W.fixed(Web))
+      continue;
+    std::string Name =
+        V.Count == 1 ? "v" + utostr(V.First + Shift)
+                     : "v[" + utostr(V.First + Shift) + ":" +
+                           utostr(V.First + Shift + V.Count - 1) + "]";
+    MCRegister R = LM.target().reg(Name);
+    if (!R)
+      return;
+    Edits.push_back({&MI->getOperand(I), R});
+  }
+  for (auto &[MO, R] : Edits)
+    MO->setReg(R);
+  for (unsigned U = 0; U < NumVGPRs; ++U)
+    if (Moved[U])
+      UsedVGPR[U + Shift] = true;
+}
+
+void Unroller::undo(Done &D) {
+  for (MachineBasicBlock *Pred : D.Retargeted)
+    Pred->ReplaceUsesOfBlockWith(D.Blocks.front(), D.Lp.L);
+  for (MachineInstr *MI : D.Copy)
+    MI->eraseFromParent();
+  for (MachineBasicBlock *B : D.Blocks) {
+    while (!B->succ_empty())
+      B->removeSuccessor(B->succ_begin());
+    B->eraseFromParent();
+  }
+}
+
+bool Unroller::run(bool Exec) {
+  if (!LF.Range.IsKernel || MF.empty())
+    return false;
+  const TargetInfo &T = LM.original().target();
+  if (!(T.isGFX90A() || T.isGFX94X() || T.isGFX950()))
+    return false;
+  // Free VGPRs are free only when nothing this kernel calls uses them;
+  // AGPRs would sit above a raised VGPR count (accum_offset).
+  bool AGPRs = false;
+  unsigned MaxV = 0;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB) {
+      if (MI.isCall() || isGetPC(F.get(MI.getOpcode()).Name) ||
+          nameOf(MI).starts_with("S_SWAPPC") ||
+          nameOf(MI).starts_with("S_SETPC"))
+        return false;
+      for (const MachineOperand &MO : MI.operands()) {
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        if (StringRef(MRI.getName(MO.getReg())).starts_with("AGPR"))
+          AGPRs = true;
+        if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+          for (unsigned U = V->First; U < V->First + V->Count; ++U) {
+            UsedVGPR[U] = true;
+            MaxV = std::max(MaxV, U + 1);
+          }
+      }
+    }
+  VGPRLimit = 0;
+  if (!AGPRs && !LoopUnrollNoRename) {
+    unsigned Waves = wavesPerSIMD(MaxV);
+    VGPRLimit = MaxV;
+    while (VGPRLimit < 256 && wavesPerSIMD(VGPRLimit + 1) == Waves)
+      ++VGPRLimit;
+  }
+
+  if (Exec)
+    return VGPRLimit && runExec();
+
+  // Blocks up to the preload entry are the fixed prologue.
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
+  Pinned.insert(&MF.front());
+  if (LF.PreloadEntry)
+    for (MachineBasicBlock &MBB : MF) {
+      Pinned.insert(&MBB);
+      if (&MBB == LF.PreloadEntry)
+        break;
+    }
+  std::vector<Loop> Loops;
+  for (MachineBasicBlock &MBB : MF)
+    if (!Pinned.count(&MBB))
+      if (auto Lp = match(MBB))
+        if (bodyCopyable(*Lp) && !Lp->Exit->livein_empty())
+          Loops.push_back(*Lp);
+  unsigned Factor = LoopUnrollFactor;
+  if (Loops.empty() || !isPowerOf2_32(Factor) || Factor < 2 || Factor > 8)
+    return false;
+
+  AnalysisOptions AO;
+  AO.Liveness = false;
+  FunctionAnalysis A0 = analyzeFunction(LM, LF, F, AO);
+  if (A0.FromBytes)
+    return false;
+  std::vector<Done> All;
+  for (const Loop &Lp : Loops) {
+    if (!P.shouldRewrite())
+      continue;
+    All.emplace_back();
+    unroll(Lp, Factor, All.back());
+    if (VGPRLimit)
+      // Every copy its own registers: a value an early instruction of one
+      // copy must keep in its register (a pair it shares with a
+      // loop-carried one) then waits for no late reader of the copy
+      // before. Only a block's last copy reaches the exit.
+      // Renamed values die in their block, so blocks may share targets.
+      for (auto &InBlock : All.back().Copies) {
+        std::vector<bool> Saved = UsedVGPR;
+        for (size_t I = 0; I < InBlock.size(); ++I)
+          rename(Lp, InBlock[I], /*Last=*/I + 1 == InBlock.size());
+        UsedVGPR = std::move(Saved);
+      }
+  }
+  if (All.empty())
+    return false;
+  FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
+  if (A1.violations() > A0.violations() ||
+      A1.Advisories.size() > A0.Advisories.size()) {
+    for (auto It = All.rbegin(); It != All.rend(); ++It)
+      undo(*It);
+    return false;
+  }
+  return true;
+}
+
+
+std::optional<Unroller::ExecLoop>
+Unroller::matchExec(MachineBasicBlock &MBB) const {
+  ExecLoop EL;
+  EL.L = &MBB;
+  std::vector<MachineInstr *> All;
+  for (MachineInstr &MI : MBB)
+    if (!MI.isMetaInstruction())
+      All.push_back(&MI);
+  if (All.size() < 4)
+    return std::nullopt;
+  EL.Term = All.back();
+  EL.X = All[All.size() - 2];
+  if (!isOp(nameOf(*EL.Term), "S_CBRANCH_EXECNZ") ||
+      !EL.Term->getOperand(0).isMBB() ||
+      EL.Term->getOperand(0).getMBB() != &MBB)
+    return std::nullopt;
+  EL.Exit = MBB.getNextNode();
+  if (!EL.Exit || MBB.succ_size() != 2 || !MBB.isSuccessor(&MBB) ||
+      !MBB.isSuccessor(EL.Exit) || EL.Exit->livein_empty())
+    return std::nullopt;
+  // X: s_andn2_b64 exec, exec, sM.
+  MachineInstr &X = *EL.X;
+  if (!isOp(nameOf(X), "S_ANDN2_B64") || X.getNumExplicitOperands() < 3 ||
+      !X.getOperand(0).isReg() || !isExecReg(X.getOperand(0).getReg()) ||
+      !X.getOperand(1).isReg() || !isExecReg(X.getOperand(1).getReg()) ||
+      !X.getOperand(2).isReg() ||
+      !StringRef(MRI.getName(X.getOperand(2).getReg())).starts_with("SGPR"))
+    return std::nullopt;
+  Register M = X.getOperand(2).getReg();
+  bool InTail = false;
+  unsigned HeadLoads = 0;
+  MCRegister SCC = LM.target().reg("scc");
+  for (size_t I = 0; I + 2 < All.size(); ++I) {
+    MachineInstr &MI = *All[I];
+    const OpcodeFacts &OF = F.get(MI.getOpcode());
+    StringRef N = nameOf(MI);
+    if (OF.is(ic::Waitcnt))
+      InTail = true;
+    if (MI.isCall() || MI.isBranch() || MI.isReturn() || MI.isTerminator() ||
+        OF.Flow != FlowKind::None || isGetPC(OF.Name) ||
+        MI.getPostInstrSymbol())
+      return std::nullopt;
+    for (const MachineOperand &MO : MI.operands())
+      if (!MO.isReg() && !MO.isImm())
+        return std::nullopt;
+    // Under EXEC = 0 the second copy must do nothing: no barrier, no
+    // scalar memory, nothing that ignores EXEC.
+    if (OF.is(ic::Barrier | ic::SMEM | ic::MFMA | ic::Message | ic::Sleep |
+              ic::SetPrio | ic::SetReg | ic::GDS | ic::LDSDMA | ic::MovRel |
+              ic::EndPgm | ic::CacheCtl | ic::Export) ||
+        N.contains("LANE") || N.contains("CMPX") || N.contains("GPR_IDX") ||
+        (OF.is(ic::FLAT) && !OF.is(ic::Global | ic::Scratch)))
+      return std::nullopt;
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() && isExecReg(MO.getReg()))
+        return std::nullopt;
+    if (MI.modifiesRegister(M, &TRI) && InTail)
+      return std::nullopt;
+    if (!InTail) {
+      // The head: no LDS or stores (they would move above the tail's).
+      if (OF.is(ic::DS) || OF.MayStore || OF.is(ic::Atomic))
+        return std::nullopt;
+      if (OF.is(ic::VMEM) && OF.MayLoad)
+        ++HeadLoads;
+      EL.H.push_back(&MI);
+    } else {
+      // The tail: VALU, LDS and waits only; no VMEM (its waits are left as
+      // they are), no SGPR writes, no SCC read (X now runs before it).
+      if (OF.is(ic::VMEM) || MI.readsRegister(SCC, &TRI))
+        return std::nullopt;
+      if (!OF.isVALU() && !OF.is(ic::DS) && !OF.is(ic::Waitcnt))
+        return std::nullopt;
+      for (const MachineOperand &MO : MI.operands())
+        if (MO.isReg() && MO.isDef() && MO.getReg() &&
+            !vgprsOf(MRI, MO.getReg().asMCReg()))
+          return std::nullopt;
+      EL.T.push_back(&MI);
+    }
+  }
+  if (!HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > LoopUnrollMaxBody)
+    return std::nullopt;
+  // The head must not read the SCC it enters with (the copy runs after X).
+  for (MachineInstr *MI : EL.H) {
+    if (MI->readsRegister(SCC, &TRI))
+      return std::nullopt;
+    if (MI->modifiesRegister(SCC, &TRI))
+      break;
+  }
+  // Head SGPR writes under EXEC = 0: lane masks become 0; s_or_b64 D, Z, D
+  // with Z such a zero leaves D as it was. Anything else the second copy
+  // writes must be dead at the exit, where the copy's EXEC = 0 run ends.
+  SmallVector<Register, 8> Zero, Changed;
+  auto In = [&](ArrayRef<Register> V, Register R) {
+    return llvm::any_of(V, [&](Register X) { return TRI.regsOverlap(X, R); });
+  };
+  for (MachineInstr *MI : EL.H) {
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    bool Unchanged = false;
+    if (isOp(nameOf(*MI), "S_OR_B64") && MI->getNumExplicitOperands() >= 3 &&
+        MI->getOperand(1).isReg() && MI->getOperand(2).isReg()) {
+      Register D = MI->getOperand(0).getReg(), A = MI->getOperand(1).getReg(),
+               B = MI->getOperand(2).getReg();
+      Unchanged = (B == D && llvm::is_contained(Zero, A)) ||
+                  (A == D && llvm::is_contained(Zero, B));
+    }
+    for (const MachineOperand &MO : MI->operands()) {
+      if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
+          vgprsOf(MRI, MO.getReg().asMCReg()) || MO.getReg() == SCC)
+        continue;
+      if (Unchanged)
+        continue;
+      Register D = MO.getReg();
+      llvm::erase_if(Zero, [&](Register Z) { return TRI.regsOverlap(Z, D); });
+      if (OF.isVALU())
+        Zero.push_back(D);
+      Changed.push_back(D);
+    }
+  }
+  for (const auto &LI : EL.Exit->liveins())
+    if (In(Changed, LI.PhysReg))
+      return std::nullopt;
+  // The head of the second copy moves above the first copy's tail.
+  for (MachineInstr *H : EL.H)
+    for (MachineInstr *T : EL.T)
+      for (const MachineOperand &HO : H->operands()) {
+        if (!HO.isReg() || !HO.getReg() || vgprsOf(MRI, HO.getReg()))
+          continue; // VGPRs: checked after renaming
+        if (isExecReg(HO.getReg()))
+          continue;
+        if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
+                            T->modifiesRegister(HO.getReg(), &TRI))) ||
+            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
+          return std::nullopt;
+      }
+  return EL;
+}
+
+bool Unroller::pipelineExec(
+    ExecLoop &EL, std::vector<MachineInstr *> &Added,
+    std::vector<std::pair<MachineInstr *, int64_t>> &Waits, unsigned SaveA,
+    unsigned SaveB) {
+  MachineBasicBlock &L = *EL.L;
+  const TargetContext &TC = LM.target();
+  unsigned MovOpc = TC.opcode("S_MOV_B64_vi");
+  if (MovOpc == ~0u)
+    MovOpc = TC.opcode("S_MOV_B64");
+  MCRegister Exec = TC.reg("exec");
+  MCRegister A = TC.reg("s[" + utostr(SaveA) + ":" + utostr(SaveA + 1) + "]");
+  MCRegister B = TC.reg("s[" + utostr(SaveB) + ":" + utostr(SaveB + 1) + "]");
+  if (MovOpc == ~0u || !A || !B)
+    return false;
+  auto Clone = [&](MachineInstr *MI, MachineBasicBlock::iterator At) {
+    MachineInstr *N = MF.CloneMachineInstr(MI);
+    N->setPreInstrSymbol(MF, nullptr);
+    L.insert(At, N);
+    Added.push_back(N);
+    return N;
+  };
+  auto Mov = [&](MachineBasicBlock::iterator At, MCRegister D, MCRegister S) {
+    Added.push_back(BuildMI(L, At, DebugLoc(), TII.get(MovOpc), D).addReg(S));
+  };
+  // H1 ; sA = exec ; X1 ; sB = exec ; H2 ; exec = sA ; T1 ; exec = sB ;
+  // T2 ; X2 ; s_cbranch_execnz L
+  MachineBasicBlock::iterator T1 = EL.T.front()->getIterator();
+  Mov(T1, A, Exec);
+  EL.X->removeFromParent();
+  L.insert(T1, EL.X);
+  Mov(T1, B, Exec);
+  std::vector<MachineInstr *> Copy;
+  for (MachineInstr *MI : EL.H)
+    Copy.push_back(Clone(MI, T1));
+  unsigned Moved = Copy.size();
+  Mov(T1, Exec, A);
+  MachineBasicBlock::iterator End = EL.Term->getIterator();
+  Mov(End, Exec, B);
+  for (MachineInstr *MI : EL.T)
+    Copy.push_back(Clone(MI, End));
+  MachineInstr *X2 = Clone(EL.X, End);
+  (void)X2;
+  // The first tail's waits: the second head's loads are now younger.
+  unsigned VM = 0;
+  for (MachineInstr *MI : EL.H)
+    if (F.get(MI->getOpcode()).Counters & cnt::VM)
+      ++VM;
+  for (MachineInstr *MI : EL.T) {
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    if (!OF.is(ic::Waitcnt) || !MI->getNumOperands() ||
+        !MI->getOperand(0).isImm())
+      continue;
+    if (OF.Name != "S_WAITCNT_vi" && OF.Name != "S_WAITCNT")
+      return false;
+    int64_t Old = MI->getOperand(0).getImm();
+    WaitcntValue V = WaitcntValue::decode(uint64_t(Old));
+    if (V.VM < WaitcntValue::MaxVM) {
+      V.VM = std::min<unsigned>(V.VM + VM, WaitcntValue::MaxVM - 1);
+      Waits.push_back({MI, Old});
+      MI->getOperand(0).setImm(V.encode());
+    }
+  }
+  Loop Lp;
+  Lp.L = &L;
+  Lp.Exit = EL.Exit;
+  Lp.Term = EL.Term;
+  rename(Lp, Copy, /*Last=*/true);
+  // After renaming, no VGPR the moved head writes may be one the first
+  // tail reads or writes, nor one it reads one the tail writes.
+  for (unsigned I = 0; I < Moved; ++I)
+    for (MachineInstr *T : EL.T)
+      for (const MachineOperand &HO : Copy[I]->operands()) {
+        if (!HO.isReg() || !HO.getReg() || !vgprsOf(MRI, HO.getReg()))
+          continue;
+        if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
+                            T->modifiesRegister(HO.getReg(), &TRI))) ||
+            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
+          return false;
+      }
+  return true;
+}
+
+bool Unroller::runExec() {
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
+  Pinned.insert(&MF.front());
+  if (LF.PreloadEntry)
+    for (MachineBasicBlock &MBB : MF) {
+      Pinned.insert(&MBB);
+      if (&MBB == LF.PreloadEntry)
+        break;
+    }
+  // Two free aligned SGPR pairs hold EXEC for the two copies' tails.
+  std::vector<bool> UsedS(104);
+  unsigned MaxS = 0;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB)
+      for (const MachineOperand &MO : MI.operands()) {
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        // SGPRn, SGPRa_SGPRb..., and their 16-bit halves (SGPRn_LO16).
+        SmallVector<StringRef, 8> Parts;
+        StringRef(MRI.getName(MO.getReg())).split(Parts, '_');
+        for (StringRef P : Parts) {
+          unsigned Idx;
+          if (P.consume_front("SGPR") && !P.getAsInteger(10, Idx) &&
+              Idx < UsedS.size()) {
+            UsedS[Idx] = true;
+            MaxS = std::max(MaxS, Idx + 1);
+          }
+        }
+        // Anything whose name does not say which SGPRs it is: keep off.
+        if (StringRef(MRI.getName(MO.getReg())).starts_with("TTMP"))
+          return false;
+      }
+  // Generic FLAT completes out of vmcnt order: the renumbered waits
+  // would no longer name the loads they waited for.
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB) {
+      const OpcodeFacts &OF = F.get(MI.getOpcode());
+      if (OF.is(ic::FLAT) && !OF.is(ic::Global | ic::Scratch))
+        return false;
+    }
+  std::vector<unsigned> Pairs;
+  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < 2; I += 2)
+    if (!UsedS[I] && !UsedS[I + 1])
+      Pairs.push_back(I);
+  if (Pairs.size() < 2)
+    return false;
+  std::vector<ExecLoop> Loops;
+  for (MachineBasicBlock &MBB : MF)
+    if (!Pinned.count(&MBB))
+      if (auto EL = matchExec(MBB))
+        Loops.push_back(*EL);
+  if (Loops.empty())
+    return false;
+  AnalysisOptions AO;
+  AO.Liveness = false;
+  FunctionAnalysis A0 = analyzeFunction(LM, LF, F, AO);
+  if (A0.FromBytes)
+    return false;
+  struct Undo {
+    ExecLoop EL;
+    std::vector<MachineInstr *> Added;
+    std::vector<std::pair<MachineInstr *, int64_t>> Waits;
+    std::vector<std::pair<MachineOperand *, Register>> Regs;
+  };
+  std::vector<Undo> All;
+  bool Bad = false;
+  for (ExecLoop &EL : Loops) {
+    if (!P.shouldRewrite())
+      continue;
+    All.emplace_back();
+    All.back().EL = EL;
+    if (!pipelineExec(EL, All.back().Added, All.back().Waits, Pairs[0],
+                      Pairs[1]))
+      Bad = true;
+  }
+  if (All.empty())
+    return false;
+  FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
+  if (Bad || A1.violations() > A0.violations() ||
+      A1.Advisories.size() > A0.Advisories.size()) {
+    for (auto It = All.rbegin(); It != All.rend(); ++It) {
+      for (MachineInstr *MI : It->Added)
+        MI->eraseFromParent();
+      for (auto &[MI, Imm] : It->Waits)
+        MI->getOperand(0).setImm(Imm);
+      It->EL.X->removeFromParent();
+      It->EL.L->insert(It->EL.Term->getIterator(), It->EL.X);
+    }
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+Expected<bool> LoopUnrollPass::run(LiftedModule &LM, LiftedFunction &LF) {
+  Unroller U(*this, LM, LF, Facts.get(LM));
+  return U.run();
+}
+
+Expected<bool> ExecLoopPipelinePass::run(LiftedModule &LM,
+                                         LiftedFunction &LF) {
+  Unroller U(*this, LM, LF, Facts.get(LM));
+  return U.run(/*Exec=*/true);
+}
