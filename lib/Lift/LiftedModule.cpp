@@ -1,6 +1,7 @@
 //===- LiftedModule.cpp - Lifting a code object ---------------------------===//
 #include "asmevo/Lift/LiftedModule.h"
 #include "FunctionLifter.h"
+#include "VerifierMemo.h"
 #include "asmevo/Lift/SymbolRefs.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -394,6 +395,9 @@ Error LiftedModule::verify(StringRef Banner) {
   for (const LiftedFunction &LF : Functions) {
     if (!LF.MF)
       continue;
+    auto Key = VerifierMemo::keyOf(*LF.MF);
+    if (Key && VerifierMemo::accepted(*Key))
+      continue;
     std::string Msg;
     raw_string_ostream OS(Msg);
     std::string B = Banner.str();
@@ -401,6 +405,8 @@ Error LiftedModule::verify(StringRef Banner) {
       return createStringError(Original->name() + ": function '" +
                                LF.Range.Name +
                                "': MachineVerifier failed:\n" + Msg);
+    if (Key)
+      VerifierMemo::remember(std::move(*Key));
   }
   return Error::success();
 }

@@ -39,14 +39,24 @@ static const char *waitKindName(WaitNeedKind K) {
 std::map<std::string, std::multiset<ViolationSite>>
 collectViolationSites(const LiftedModule &LM, const ISAFacts &Facts) {
   std::map<std::string, std::multiset<ViolationSite>> Out;
-  AnalysisOptions AO;
-  AO.Liveness = false;
   for (LiftedFunction &LF :
        const_cast<LiftedModule &>(LM).functions()) {
     if (!LF.Simple || !LF.MF)
       continue;
+    std::multiset<ViolationSite> S = collectViolationSites(LM, LF, Facts);
+    Out[LF.Range.Name].insert(S.begin(), S.end());
+  }
+  return Out;
+}
+
+std::multiset<ViolationSite> collectViolationSites(const LiftedModule &LM,
+                                                   LiftedFunction &LF,
+                                                   const ISAFacts &Facts) {
+  std::multiset<ViolationSite> Sites;
+  AnalysisOptions AO;
+  AO.Liveness = false;
+  {
     FunctionAnalysis A = analyzeFunction(LM, LF, Facts, AO);
-    auto &Sites = Out[LF.Range.Name];
     auto Addr = [&](unsigned I) {
       return I < A.Seq.Instrs.size() ? A.Seq.Instrs[I].Addr : ~0ull;
     };
@@ -57,7 +67,7 @@ collectViolationSites(const LiftedModule &LM, const ISAFacts &Facts) {
     for (const WaitViolation &W : A.Waits.Violations)
       Sites.insert({waitKindName(W.Kind), Addr(W.Instr), ~0ull, W.Reg.First});
   }
-  return Out;
+  return Sites;
 }
 
 std::vector<std::pair<std::string, ViolationSite>> introducedViolations(

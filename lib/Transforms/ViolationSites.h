@@ -33,6 +33,10 @@ struct ViolationSite {
 /// Every violation site of every simple function, by function name.
 std::map<std::string, std::multiset<ViolationSite>>
 collectViolationSites(const LiftedModule &LM, const ISAFacts &Facts);
+/// The sites of one simple function.
+std::multiset<ViolationSite> collectViolationSites(const LiftedModule &LM,
+                                                   LiftedFunction &LF,
+                                                   const ISAFacts &Facts);
 
 /// Sites of \p After not in \p Before (a site an edit added counts once
 /// per occurrence beyond the input's).
