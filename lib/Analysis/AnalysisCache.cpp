@@ -81,6 +81,7 @@ public:
   }
   /// Returns the bytes added.
   size_t insert(Key K, T Answer, size_t AnswerBytes) {
+    K.Words.shrink_to_fit();
     size_t Bytes = K.Words.size() * sizeof(uint64_t) + AnswerBytes + 64;
     Order.push_front({std::move(K), std::move(Answer), Bytes});
     Index[Order.front().K.Hash].push_back(Order.begin());

@@ -5,6 +5,7 @@
 #include "llvm/MC/MCSymbol.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+#include <cstring>
 
 using namespace llvm;
 
@@ -12,12 +13,10 @@ namespace asmevo {
 
 void appendKeyString(std::vector<uint64_t> &W, StringRef S) {
   W.push_back(S.size());
-  for (size_t I = 0; I < S.size(); I += 8) {
-    uint64_t V = 0;
-    for (size_t J = 0; J < 8 && I + J < S.size(); ++J)
-      V |= uint64_t((uint8_t)S[I + J]) << (8 * J);
-    W.push_back(V);
-  }
+  size_t At = W.size();
+  W.resize(At + (S.size() + 7) / 8, 0);
+  if (!S.empty())
+    std::memcpy(&W[At], S.data(), S.size());
 }
 
 uint64_t keyDigest(const std::vector<uint64_t> &W) {
@@ -80,6 +79,7 @@ bool appendFunctionKey(std::vector<uint64_t> &W, const MachineFunction &MF) {
     MF.getProperties().print(OS);
     appendKeyString(W, Props);
   }
+  // (MachineBasicBlock::size() walks its list: counted on the way.)
   W.push_back(MF.size());
   for (const MachineBasicBlock &MBB : MF) {
     W.push_back(uint64_t(uint32_t(MBB.getNumber())) |
@@ -103,8 +103,10 @@ bool appendFunctionKey(std::vector<uint64_t> &W, const MachineFunction &MF) {
       W.push_back(L.LaneMask.getAsInteger());
       ++W[LiveInCount];
     }
-    W.push_back(MBB.size());
+    size_t NumInstrs = W.size();
+    W.push_back(0);
     for (const MachineInstr &MI : MBB) {
+      ++W[NumInstrs];
       if (!MI.memoperands_empty() || MI.getHeapAllocMarker() ||
           MI.getPCSections() || MI.getCFIType() || MI.getMMRAMetadata())
         return false;

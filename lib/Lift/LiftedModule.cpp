@@ -390,12 +390,16 @@ LiftedModule::lift(std::unique_ptr<CodeObject> CO, const LiftOptions &Opts) {
   return std::move(LM);
 }
 
-Error LiftedModule::verify(StringRef Banner) {
+Error LiftedModule::verify(StringRef Banner) { return verify(Banner, {}); }
+
+Error LiftedModule::verify(StringRef Banner,
+                           ArrayRef<const std::vector<uint64_t> *> Keys) {
   finalize();
-  for (const LiftedFunction &LF : Functions) {
+  for (size_t I = 0; I < Functions.size(); ++I) {
+    const LiftedFunction &LF = Functions[I];
     if (!LF.MF)
       continue;
-    auto Key = VerifierMemo::keyOf(*LF.MF);
+    auto Key = VerifierMemo::keyOf(*LF.MF, I < Keys.size() ? Keys[I] : nullptr);
     if (Key && VerifierMemo::accepted(*Key))
       continue;
     std::string Msg;

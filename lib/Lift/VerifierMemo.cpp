@@ -30,14 +30,20 @@ Memo &memo() {
 } // namespace
 
 std::optional<std::vector<uint64_t>>
-VerifierMemo::keyOf(const MachineFunction &MF) {
+VerifierMemo::keyOf(const MachineFunction &MF,
+                    const std::vector<uint64_t> *FnKey) {
   std::vector<uint64_t> W;
   const TargetSubtargetInfo &ST = MF.getSubtarget();
   appendKeyString(W, ST.getTargetTriple().str());
   appendKeyString(W, ST.getCPU());
   appendKeyString(W, ST.getFeatureString());
+  if (FnKey) {
+    W.insert(W.end(), FnKey->begin(), FnKey->end());
+    return W;
+  }
   if (!appendFunctionKey(W, MF))
     return std::nullopt;
+  W.shrink_to_fit();
   return W;
 }
 

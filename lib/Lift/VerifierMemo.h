@@ -25,8 +25,10 @@ namespace asmevo {
 class VerifierMemo {
 public:
   /// \p MF's key (with its subtarget), or none when it cannot be keyed.
+  /// \p FnKey: \p MF's FunctionKey when the caller has it.
   static std::optional<std::vector<uint64_t>>
-  keyOf(const llvm::MachineFunction &MF);
+  keyOf(const llvm::MachineFunction &MF,
+        const std::vector<uint64_t> *FnKey = nullptr);
   static bool accepted(const std::vector<uint64_t> &Key);
   static void remember(std::vector<uint64_t> Key);
 };

@@ -299,8 +299,10 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
   if (!Base)
     return Base.takeError();
   Out.K0Instructions = Out.K1Instructions = Base->Instructions;
+  // Every candidate is gated against this K0: its trace is taken once.
+  Opts.Gate.Memo = makeGateMemo();
   if (O.Gate.Spec) {
-    auto T = timeOnly(K0, O.Gate);
+    auto T = timeOnly(K0, Opts.Gate);
     if (!T)
       return T.takeError();
     Out.Final = std::move(*T);

@@ -155,8 +155,10 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
   auto Refresh = [&](size_t I) {
     LiftedFunction &LF = LM.functions()[I];
     std::optional<std::vector<uint64_t>> K;
-    if (LF.MF)
+    if (LF.MF) {
+      PhaseScope Phase("function keys");
       K = functionKey(*LF.MF);
+    }
     if (!K || !State[I].Key || *K != *State[I].Key) {
       State[I].Prints.reset();
       State[I].Sites.reset();
@@ -205,23 +207,23 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
         return createStringError(LM.original().name() + ": pass '" +
                                  P->name() + "' on '" + LF.Range.Name +
                                  "': " + toString(Changed.takeError()));
-      std::optional<std::vector<unsigned>> After;
       if (*Changed && Opts.Stats) {
         ++Stat.FunctionsChanged;
-        After = instructionPrints(*LF.MF);
-        countChanges(Before, *After, Stat);
-      }
-      if (Track) {
-        Refresh(I);
-        if (After)
-          State[I].Prints = std::move(After);
+        countChanges(Before, instructionPrints(*LF.MF), Stat);
       }
     }
+    // After the whole pass, in case one function's run touched another.
+    if (Track)
+      for (size_t I = 0; I < State.size(); ++I)
+        Refresh(I);
     PassPhase.reset();
     if (Opts.VerifyEach) {
       {
         PhaseScope Phase("verify-each: machine verifier");
-        if (Error E = LM.verify(("After " + P->name()).str()))
+        std::vector<const std::vector<uint64_t> *> Keys;
+        for (const Known &K : State)
+          Keys.push_back(K.Key ? &*K.Key : nullptr);
+        if (Error E = LM.verify(("After " + P->name()).str(), Keys))
           return E;
       }
       PhaseScope Phase("verify-each: sites");

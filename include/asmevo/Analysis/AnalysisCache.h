@@ -4,14 +4,14 @@
 // after every pass on every function, a pass re-analyzes a function after
 // its edits, and the subset search rebuilds each candidate from K0, so
 // K0's functions and every state a shared prefix of passes reaches are
-// analyzed again and again. checkHazards, checkSoftClauses,
-// analyzeWaitcnts and proveWavePrivateLDS are pure functions of what they
-// read, so their answers are kept, keyed by that input in full (every
-// field of every InstrRecord, the block structure, the target, the
-// options; for the LDS proof every operand of every MachineInstr): a hit
-// is the same input word for word, never a hash match alone, and returns
-// the answer the analysis would compute. An input the key cannot spell
-// exactly (an operand kind it does not know) is analyzed uncached.
+// analyzed again and again. checkHazards, analyzeWaitcnts and
+// proveWavePrivateLDS are pure functions of what they read, so their
+// answers are kept, keyed by that input in full (every field of every
+// InstrRecord, the block structure, the target, the options; for the LDS
+// proof the MachineFunction's FunctionKey): a hit is the same input word
+// for word, never a hash match alone, and returns the answer the analysis
+// would compute. An input the key cannot spell exactly is analyzed
+// uncached. (The soft-clause check costs less than its key: not memoized.)
 //
 // Process-wide, least recently used entries dropped past a memory budget.
 //
