@@ -1,5 +1,6 @@
 //===- FunctionAnalysis.cpp -----------------------------------------------===//
 #include "asmevo/Analysis/FunctionAnalysis.h"
+#include "asmevo/Support/PhaseTimer.h"
 #include "llvm/CodeGen/MachineFunction.h"
 
 using namespace llvm;
@@ -8,11 +9,16 @@ using namespace asmevo;
 FunctionAnalysis asmevo::analyzeFunction(const LiftedModule &LM,
                                          LiftedFunction &LF, const ISAFacts &F,
                                          const AnalysisOptions &Opts) {
+  PhaseScope Phase("analysis: analyzeFunction");
   FunctionAnalysis A;
   A.LF = &LF;
   if (LF.MF) {
     std::vector<const MachineBasicBlock *> BBs;
-    A.Seq = buildInstrSeq(*LF.MF, F, &BBs);
+    {
+      PhaseScope P("analysis: instr seq");
+      A.Seq = buildInstrSeq(*LF.MF, F, &BBs);
+    }
+    PhaseScope P("analysis: cfg");
     A.CFG = analyzeCFG(*LF.MF, A.Seq, BBs);
   } else {
     A.FromBytes = true;
@@ -21,8 +27,10 @@ FunctionAnalysis asmevo::analyzeFunction(const LiftedModule &LM,
     for (auto &S : A.Seq.Succs)
       A.CFG.NumEdges += S.size();
   }
-  if (Opts.Liveness)
+  if (Opts.Liveness) {
+    PhaseScope P("analysis: liveness");
     A.Live = computeLiveness(A.Seq);
+  }
   A.Regs = computeRegisterUse(A.Seq);
   for (HazardHit &H : checkHazards(A.Seq, F))
     (H.Rule->Advisory ? A.Advisories : A.Hazards).push_back(H);

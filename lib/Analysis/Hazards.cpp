@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Analysis/Hazards.h"
+#include "Uncached.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace llvm;
@@ -431,8 +432,8 @@ static std::vector<const HazardRule *> rulesFor(GPUGen G) {
   return Out;
 }
 
-std::vector<HazardHit> asmevo::checkHazards(const InstrSeq &Seq,
-                                            const ISAFacts &F) {
+std::vector<HazardHit> asmevo::uncached::checkHazards(const InstrSeq &Seq,
+                                                      const ISAFacts &F) {
   std::vector<HazardHit> Out;
   std::vector<const HazardRule *> Rules = rulesFor(F.gen());
   CFGWalker W(Seq);

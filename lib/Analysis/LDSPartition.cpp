@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Analysis/LDSPartition.h"
+#include "Uncached.h"
 #include "asmevo/Analysis/RegSlots.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -449,12 +450,10 @@ std::optional<LDSPartition> Prover::run(unsigned WorkItemIDDims,
 } // namespace
 
 std::optional<LDSPartition>
-asmevo::proveWavePrivateLDS(const MachineFunction &MF, const ISAFacts &F,
-                            unsigned WorkItemIDDims, std::string *WhyNot) {
-  std::string Why;
+asmevo::uncached::proveWavePrivateLDS(const MachineFunction &MF,
+                                      const ISAFacts &F,
+                                      unsigned WorkItemIDDims,
+                                      std::string &WhyNot) {
   Prover Pr(MF, F);
-  auto P = Pr.run(WorkItemIDDims, Why);
-  if (!P && WhyNot)
-    *WhyNot = Why;
-  return P;
+  return Pr.run(WorkItemIDDims, WhyNot);
 }

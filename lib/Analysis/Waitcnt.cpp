@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Analysis/Waitcnt.h"
+#include "Uncached.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 
@@ -768,7 +769,8 @@ private:
 };
 } // namespace
 
-WaitcntResult asmevo::analyzeWaitcnts(const InstrSeq &Seq, const ISAFacts &F,
-                                      const WaitcntOptions &Opts) {
+WaitcntResult asmevo::uncached::analyzeWaitcnts(const InstrSeq &Seq,
+                                                const ISAFacts &F,
+                                                const WaitcntOptions &Opts) {
   return Analyzer(Seq, F, Opts).run();
 }

@@ -1,6 +1,7 @@
 //===- FunctionLifter.cpp - Disassembly, CFG and MachineFunction ----------===//
 #include "FunctionLifter.h"
 #include "LiveIns.h"
+#include "VerifierMemo.h"
 #include "asmevo/Lift/InstrKinds.h"
 #include "asmevo/Lift/SymbolRefs.h"
 #include "llvm/ADT/StringExtras.h"
@@ -12,7 +13,12 @@
 #include "llvm/MC/MCExpr.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
+#include "asmevo/Support/PhaseTimer.h"
+#include "llvm/Support/xxhash.h"
+#include <list>
 #include <map>
+#include <mutex>
+#include <unordered_map>
 #include <set>
 
 using namespace llvm;
@@ -27,9 +33,94 @@ std::vector<DecodedInst> asmevo::decodeRange(const TargetContext &TC,
   return Out;
 }
 
+namespace {
+/// Decoded ranges by (target, address, bytes): the optimizer lifts and
+/// emits the same K0 once per candidate, and decoding is a pure function
+/// of those. Only instructions whose operands are registers and
+/// immediates are kept (an expression operand lives in one MCContext).
+struct DecodeMemo {
+  struct Entry {
+    std::string Target;
+    uint64_t Addr;
+    std::vector<uint8_t> Bytes;
+    std::optional<uint64_t> BadAddr;
+    std::vector<DecodedInst> Insts;
+  };
+  std::mutex M;
+  std::list<Entry> Order;
+  std::unordered_map<uint64_t, std::vector<std::list<Entry>::iterator>> Index;
+  size_t Bytes = 0;
+  static constexpr size_t Budget = size_t(256) << 20;
+
+  static uint64_t digest(uint64_t Addr, ArrayRef<uint8_t> B) {
+    return xxh3_64bits(B) ^ (Addr * 0x9e3779b97f4a7c15ull);
+  }
+  bool find(StringRef Target, uint64_t Addr, ArrayRef<uint8_t> B,
+            std::optional<uint64_t> &BadAddr, std::vector<DecodedInst> &Out) {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Index.find(digest(Addr, B));
+    if (It == Index.end())
+      return false;
+    for (auto E : It->second)
+      if (E->Addr == Addr && E->Target == Target &&
+          ArrayRef<uint8_t>(E->Bytes) == B) {
+        Order.splice(Order.begin(), Order, E);
+        if (E->BadAddr)
+          BadAddr = E->BadAddr;
+        Out = E->Insts;
+        return true;
+      }
+    return false;
+  }
+  void insert(StringRef Target, uint64_t Addr, ArrayRef<uint8_t> B,
+              std::optional<uint64_t> BadAddr,
+              const std::vector<DecodedInst> &Insts) {
+    for (const DecodedInst &D : Insts)
+      for (const MCOperand &O : D.Inst)
+        if (!O.isReg() && !O.isImm() && !O.isSFPImm() && !O.isDFPImm())
+          return;
+    std::lock_guard<std::mutex> L(M);
+    Order.push_front({Target.str(), Addr, B.vec(), BadAddr, Insts});
+    Index[digest(Addr, B)].push_back(Order.begin());
+    Bytes += B.size() + Insts.size() * sizeof(DecodedInst);
+    while (Bytes > Budget && Order.size() > 1) {
+      auto Last = std::prev(Order.end());
+      auto &Bucket = Index[digest(Last->Addr, Last->Bytes)];
+      llvm::erase(Bucket, Last);
+      if (Bucket.empty())
+        Index.erase(digest(Last->Addr, Last->Bytes));
+      Bytes -= Last->Bytes.size() + Last->Insts.size() * sizeof(DecodedInst);
+      Order.erase(Last);
+    }
+  }
+};
+DecodeMemo &decodeMemo() {
+  static DecodeMemo M;
+  return M;
+}
+} // namespace
+
+static void decodeUncached(const TargetContext &TC, ArrayRef<uint8_t> Bytes,
+                           uint64_t Addr, std::optional<uint64_t> &BadAddr,
+                           std::vector<DecodedInst> &Out);
+
 void asmevo::decodeRange(const TargetContext &TC, ArrayRef<uint8_t> Bytes,
                          uint64_t Addr, std::optional<uint64_t> &BadAddr,
                          std::vector<DecodedInst> &Out) {
+  std::string Target = TC.info().targetID();
+  if (decodeMemo().find(Target, Addr, Bytes, BadAddr, Out))
+    return;
+  std::optional<uint64_t> Bad;
+  decodeUncached(TC, Bytes, Addr, Bad, Out);
+  decodeMemo().insert(Target, Addr, Bytes, Bad, Out);
+  if (Bad)
+    BadAddr = Bad;
+}
+
+static void decodeUncached(const TargetContext &TC, ArrayRef<uint8_t> Bytes,
+                           uint64_t Addr, std::optional<uint64_t> &BadAddr,
+                           std::vector<DecodedInst> &Out) {
+  PhaseScope Phase("decode");
   Out.clear();
   // No instruction is shorter than 4 bytes: no reallocation (copying
   // MCInsts) on the way.
@@ -489,6 +580,9 @@ void FunctionLifter::checkWithVerifier() {
   // lists CodeGen never produces, so the verifier runs under crash
   // recovery; after a crash, instruction by instruction to name the culprit.
   MachineFunction &MF = *LF.MF;
+  auto Key = VerifierMemo::keyOf(MF);
+  if (Key && VerifierMemo::accepted(*Key))
+    return;
   CrashRecoveryContext::Enable();
   std::string Msg;
   raw_string_ostream OS(Msg);
@@ -525,6 +619,8 @@ void FunctionLifter::checkWithVerifier() {
           }
         }
         markNonSimple(At, "MachineVerifier: " + What);
+      } else if (Key) {
+        VerifierMemo::remember(std::move(*Key));
       }
       return;
     }

@@ -1,6 +1,7 @@
 //===- LiftedModule.cpp - Lifting a code object ---------------------------===//
 #include "asmevo/Lift/LiftedModule.h"
 #include "FunctionLifter.h"
+#include "VerifierMemo.h"
 #include "asmevo/Lift/SymbolRefs.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -389,10 +390,17 @@ LiftedModule::lift(std::unique_ptr<CodeObject> CO, const LiftOptions &Opts) {
   return std::move(LM);
 }
 
-Error LiftedModule::verify(StringRef Banner) {
+Error LiftedModule::verify(StringRef Banner) { return verify(Banner, {}); }
+
+Error LiftedModule::verify(StringRef Banner,
+                           ArrayRef<const std::vector<uint64_t> *> Keys) {
   finalize();
-  for (const LiftedFunction &LF : Functions) {
+  for (size_t I = 0; I < Functions.size(); ++I) {
+    const LiftedFunction &LF = Functions[I];
     if (!LF.MF)
+      continue;
+    auto Key = VerifierMemo::keyOf(*LF.MF, I < Keys.size() ? Keys[I] : nullptr);
+    if (Key && VerifierMemo::accepted(*Key))
       continue;
     std::string Msg;
     raw_string_ostream OS(Msg);
@@ -401,6 +409,8 @@ Error LiftedModule::verify(StringRef Banner) {
       return createStringError(Original->name() + ": function '" +
                                LF.Range.Name +
                                "': MachineVerifier failed:\n" + Msg);
+    if (Key)
+      VerifierMemo::remember(std::move(*Key));
   }
   return Error::success();
 }

@@ -11,6 +11,47 @@ namespace asmevo {
 
 static constexpr const char *ModelSource = "model (not measured)";
 
+struct GateMemo {
+  const CodeObject *K0 = nullptr;
+  std::unique_ptr<timing::TracedCodeObject> T0;
+  std::optional<timing::TimingReport> R0;
+};
+
+std::shared_ptr<GateMemo> makeGateMemo() {
+  return std::make_shared<GateMemo>();
+}
+
+static emu::SessionOptions timingSession(const GateOptions &O);
+
+/// K0's traced launches and their time, from the memo when it holds them
+/// for this K0. The trace is a function of K0, the spec and the options,
+/// which do not change during one memo's life.
+static Expected<std::pair<const timing::TracedCodeObject *,
+                          const timing::TimingReport *>>
+tracedK0(const CodeObject &K0, const GateOptions &O,
+         const timing::TimingConfig &C,
+         std::shared_ptr<GateMemo> &Local) {
+  GateMemo *M = O.Memo.get();
+  if (!M) {
+    Local = makeGateMemo();
+    M = Local.get();
+  }
+  if (M->K0 != &K0) {
+    M->T0.reset();
+    M->R0.reset();
+    M->K0 = &K0;
+  }
+  if (!M->T0) {
+    auto T = timing::traceCodeObject(K0, *O.Spec, timingSession(O), C,
+                                     O.MaxSample);
+    if (!T)
+      return T.takeError();
+    M->T0 = std::make_unique<timing::TracedCodeObject>(std::move(*T));
+    M->R0 = timing::simulate(M->T0->Run.Launches, C);
+  }
+  return std::make_pair(M->T0.get(), &*M->R0);
+}
+
 static emu::SessionOptions timingSession(const GateOptions &O) {
   emu::SessionOptions SO;
   // The spec's timing: entry is the size users care about; verification
@@ -27,11 +68,11 @@ Expected<GateResult> timeOnly(const CodeObject &CO, const GateOptions &O) {
   auto C = timing::TimingConfig::load(O.TimingConfig);
   if (!C)
     return C.takeError();
-  auto T = timing::traceCodeObject(CO, *O.Spec, timingSession(O), *C,
-                                   O.MaxSample);
+  std::shared_ptr<GateMemo> Local;
+  auto T = tracedK0(CO, O, *C, Local);
   if (!T)
     return T.takeError();
-  timing::TimingReport R = timing::simulate(T->Run.Launches, *C);
+  const timing::TimingReport &R = *T->second;
   G.K0Micros = G.K1Micros = R.Microseconds;
   if (!R.Launches.empty())
     G.K0Waves = G.K1Waves = R.Launches.front().WavesPerSIMD;
@@ -83,16 +124,18 @@ Expected<GateResult> runGate(const CodeObject &K0, const CodeObject &K1,
   if (!C)
     return C.takeError();
   emu::SessionOptions SO = timingSession(O);
-  auto T0 = timing::traceCodeObject(K0, *O.Spec, SO, *C, O.MaxSample);
-  if (!T0)
-    return T0.takeError();
+  std::shared_ptr<GateMemo> Local;
+  auto K0Trace = tracedK0(K0, O, *C, Local);
+  if (!K0Trace)
+    return K0Trace.takeError();
+  const timing::TracedCodeObject *T0 = K0Trace->first;
   auto T1 = timing::traceCodeObject(K1, *O.Spec, SO, *C, O.MaxSample);
   if (!T1) {
     G.Check = "timing";
     G.Reason = "K1 could not be timed: " + toString(T1.takeError());
     return G;
   }
-  timing::TimingReport R0 = timing::simulate(T0->Run.Launches, *C);
+  const timing::TimingReport &R0 = *K0Trace->second;
   timing::TimingReport R1 = timing::simulate(T1->Run.Launches, *C);
   G.K0Micros = R0.Microseconds;
   G.K1Micros = R1.Microseconds;

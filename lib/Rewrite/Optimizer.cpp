@@ -4,6 +4,7 @@
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "asmevo/Rewrite/PatchInPlace.h"
 #include "asmevo/Rewrite/StaticCost.h"
+#include "asmevo/Support/PhaseTimer.h"
 #include "asmevo/Timing/Config.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/STLExtras.h"
@@ -33,6 +34,7 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
                                    ArrayRef<std::string> Passes,
                                    const LiftOptions &LO,
                                    const CandidateOptions &Opts) {
+  PhaseScope Phase("candidate");
   Candidate C;
   C.Passes.assign(Passes.begin(), Passes.end());
   auto CO = CodeObject::create(K0.image(), K0.name());
@@ -40,7 +42,11 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
     return CO.takeError();
   LiftOptions L = LO;
   L.Finalize = true;
-  auto LM = LiftedModule::lift(std::move(*CO), L);
+  Expected<std::unique_ptr<LiftedModule>> LM = nullptr;
+  {
+    PhaseScope P("candidate: lift");
+    LM = LiftedModule::lift(std::move(*CO), L);
+  }
   if (!LM)
     return LM.takeError();
   PipelineOptions PO = Opts.Print;
@@ -52,11 +58,17 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   for (const PassStat &S : C.Stats)
     C.Changed |= S.FunctionsChanged > 0;
   C.Instructions = countInstructions(**LM);
-  if (Opts.StaticCost)
+  if (Opts.StaticCost) {
+    PhaseScope P("candidate: static cost");
     C.Cost = staticCost(**LM, timing::TimingConfig::mi300x());
+  }
   if (Passes.empty())
     return std::move(C);
-  auto R = rebuild(**LM);
+  Expected<RebuildResult> R = RebuildResult();
+  {
+    PhaseScope P("candidate: rebuild");
+    R = rebuild(**LM);
+  }
   if (!R)
     return R.takeError();
   C.Rebuilt = std::move(*R);
@@ -150,6 +162,7 @@ Expected<size_t> Search::attempt(std::vector<std::string> Passes,
   if (!C->Changed) {
     A.Gate.Reason = "no pass changed anything";
   } else {
+    PhaseScope P("gate");
     auto G = runGate(K0, *C->CO, C->Map, O.Gate);
     if (!G)
       return G.takeError();
@@ -286,8 +299,10 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
   if (!Base)
     return Base.takeError();
   Out.K0Instructions = Out.K1Instructions = Base->Instructions;
+  // Every candidate is gated against this K0: its trace is taken once.
+  Opts.Gate.Memo = makeGateMemo();
   if (O.Gate.Spec) {
-    auto T = timeOnly(K0, O.Gate);
+    auto T = timeOnly(K0, Opts.Gate);
     if (!T)
       return T.takeError();
     Out.Final = std::move(*T);

@@ -108,7 +108,10 @@ Reducer::ddmin(std::vector<T> Items,
 }
 
 Expected<ReduceResult> reduceFailure(const CodeObject &K0,
-                                     const OptimizeOptions &O) {
+                                     const OptimizeOptions &Given) {
+  // Every reduction step is gated against this K0: its trace is taken once.
+  OptimizeOptions O = Given;
+  O.Gate.Memo = makeGateMemo();
   ReduceResult R;
   Reducer Red(K0, O, R);
   std::map<std::string, unsigned> Counts;

@@ -28,12 +28,18 @@ std::map<std::string, double> staticCost(LiftedModule &LM,
                                          const timing::TimingConfig &C) {
   std::map<std::string, double> Out;
   ISAFacts Facts(LM.target());
-  AnalysisOptions AO;
-  AO.Liveness = false;
   for (LiftedFunction &LF : LM.functions()) {
     if (!LF.Simple || !LF.MF)
       continue;
-    FunctionAnalysis A = analyzeFunction(LM, LF, Facts, AO);
+    // The sequence and its loops are all the cost reads (not the hazard,
+    // waitcnt or liveness results analyzeFunction would add).
+    struct {
+      InstrSeq Seq;
+      CFGSummary CFG;
+    } A;
+    std::vector<const MachineBasicBlock *> BBs;
+    A.Seq = buildInstrSeq(*LF.MF, Facts, &BBs);
+    A.CFG = analyzeCFG(*LF.MF, A.Seq, BBs);
     // Loop depth per block, assuming each loop's blocks are laid out from
     // its header on (true of what compilers emit; an approximation for
     // hand-written layouts).

@@ -7,7 +7,9 @@
 #include "RedundancyElim.h"
 #include "RelaxWaitcnt.h"
 #include "ViolationSites.h"
+#include "asmevo/Lift/FunctionKey.h"
 #include "asmevo/Analysis/ISAFacts.h"
+#include "asmevo/Support/PhaseTimer.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "SinkWaitcnt.h"
 #include "TestDropWaitcnt.h"
@@ -21,6 +23,7 @@
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 using namespace llvm;
 using namespace asmevo;
@@ -143,22 +146,72 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
       Passes.back()->setRewriteFilter(F->second);
   }
   // Passes edit only functions the MachineVerifier accepts.
-  LM.finalize();
+  {
+    PhaseScope Phase("finalize");
+    LM.finalize();
+  }
   std::unique_ptr<ISAFacts> Facts;
+  if (Opts.VerifyEach)
+    Facts = std::make_unique<ISAFacts>(LM.target());
+  // What is known of each function as it stands: its content (FunctionKey.h),
+  // its instruction prints (for PassStat) and its violation sites. A pass
+  // that leaves a function's content as it was leaves them valid; any
+  // change, whatever the pass reports, drops them.
+  struct Known {
+    std::optional<std::vector<uint64_t>> Key;
+    std::optional<std::vector<unsigned>> Prints;
+    std::optional<SiteSet> Sites;
+  };
+  std::vector<Known> State(LM.functions().size());
+  auto Refresh = [&](size_t I) {
+    LiftedFunction &LF = LM.functions()[I];
+    std::optional<std::vector<uint64_t>> K;
+    if (LF.MF) {
+      PhaseScope Phase("function keys");
+      K = functionKey(*LF.MF);
+    }
+    if (!K || !State[I].Key || *K != *State[I].Key) {
+      State[I].Prints.reset();
+      State[I].Sites.reset();
+    }
+    State[I].Key = std::move(K);
+  };
+  auto ModuleSites = [&] {
+    std::map<std::string, SiteSet> Out;
+    for (size_t I = 0; I < State.size(); ++I) {
+      LiftedFunction &LF = LM.functions()[I];
+      if (!LF.Simple || !LF.MF)
+        continue;
+      if (!State[I].Sites)
+        State[I].Sites = SiteSet::of(LM, LF, *Facts);
+      Out[LF.Range.Name] = *State[I].Sites;
+    }
+    return Out;
+  };
+  bool Track = Opts.VerifyEach || Opts.Stats;
+  if (Track)
+    for (size_t I = 0; I < State.size(); ++I)
+      Refresh(I);
   std::map<std::string, SiteSet> InputSites;
   if (Opts.VerifyEach) {
-    Facts = std::make_unique<ISAFacts>(LM.target());
-    InputSites = collectViolationSites(LM, *Facts);
+    PhaseScope Phase("verify-each: sites");
+    InputSites = ModuleSites();
   }
   for (auto &P : Passes) {
     PassStat Stat;
     Stat.Pass = P->name().str();
-    for (LiftedFunction &LF : LM.functions()) {
+    std::string PhaseName = "pass: " + Stat.Pass;
+    std::optional<PhaseScope> PassPhase(std::in_place, PhaseName);
+    for (size_t I = 0; I < State.size(); ++I) {
+      LiftedFunction &LF = LM.functions()[I];
       if (!LF.Simple || !LF.MF)
         continue;
       std::vector<unsigned> Before;
-      if (Opts.Stats)
-        Before = instructionPrints(*LF.MF);
+      if (Opts.Stats) {
+        if (!State[I].Prints)
+          State[I].Prints = instructionPrints(*LF.MF);
+        Before = *State[I].Prints;
+      }
       auto Changed = P->run(LM, LF);
       if (!Changed)
         return createStringError(LM.original().name() + ": pass '" +
@@ -169,11 +222,22 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
         countChanges(Before, instructionPrints(*LF.MF), Stat);
       }
     }
+    // After the whole pass, in case one function's run touched another.
+    if (Track)
+      for (size_t I = 0; I < State.size(); ++I)
+        Refresh(I);
+    PassPhase.reset();
     if (Opts.VerifyEach) {
-      if (Error E = LM.verify(("After " + P->name()).str()))
-        return E;
-      auto New = introducedViolations(InputSites,
-                                      collectViolationSites(LM, *Facts));
+      {
+        PhaseScope Phase("verify-each: machine verifier");
+        std::vector<const std::vector<uint64_t> *> Keys;
+        for (const Known &K : State)
+          Keys.push_back(K.Key ? &*K.Key : nullptr);
+        if (Error E = LM.verify(("After " + P->name()).str(), Keys))
+          return E;
+      }
+      PhaseScope Phase("verify-each: sites");
+      auto New = introducedViolations(InputSites, ModuleSites());
       Stat.IntroducedViolations = New.size();
       if (!New.empty()) {
         std::string Msg = LM.original().name().str() + ": pass '" +

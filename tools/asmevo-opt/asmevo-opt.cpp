@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Analyze.h"
 #include "Info.h"
+#include "asmevo/Analysis/AnalysisCache.h"
 #include "asmevo/CodeObject/BundleWriter.h"
 #include "asmevo/CodeObject/HostBinary.h"
 #include "asmevo/CodeObject/InputFile.h"
@@ -21,6 +22,7 @@
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/Rewrite/Reduce.h"
 #include "asmevo/Rewrite/Report.h"
+#include "asmevo/Support/PhaseTimer.h"
 #include "asmevo/Transforms/Pass.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -138,6 +140,17 @@ static cl::opt<bool> PatchInPlaceOpt(
     cl::cat(Cat));
 static cl::opt<bool> Quiet("quiet", cl::desc("Do not print the report"),
                            cl::cat(Cat));
+static cl::opt<bool> NoAnalysisCache(
+    "no-analysis-cache",
+    cl::desc("Compute every hazard, waitcnt and LDS analysis afresh instead "
+             "of reusing the answer for an identical input (for comparing: "
+             "the answers are the same)"),
+    cl::Hidden, cl::cat(Cat));
+static cl::opt<bool> TimePhases(
+    "time-phases",
+    cl::desc("Print the wall time of each phase (lift, each pass, the "
+             "static checks, rebuild, gate) and the analysis cache's hits"),
+    cl::cat(Cat));
 
 static int fail(const Twine &Msg) {
   WithColor::error(errs(), "asmevo-opt") << Msg << "\n";
@@ -400,6 +413,19 @@ int main(int argc, char **argv) {
   }
   if (InputPath.empty())
     return fail("no input file (see --help)");
+  // Printed when main returns, whichever way it does.
+  struct PhaseReport {
+    std::chrono::steady_clock::time_point Start =
+        std::chrono::steady_clock::now();
+    ~PhaseReport() {
+      if (PhaseTimer::enabled())
+        PhaseTimer::print(errs(), std::chrono::duration<double>(
+                                      std::chrono::steady_clock::now() - Start)
+                                      .count());
+    }
+  } PrintPhases;
+  PhaseTimer::enable(TimePhases);
+  setAnalysisCacheEnabled(!NoAnalysisCache);
   if (O1 && O2)
     return fail("-O1 and -O2 are exclusive");
   // lld resets every cl::opt when it links in-process (it re-parses its

@@ -129,6 +129,10 @@ public:
 
   /// Runs the MachineVerifier on every simple function.
   llvm::Error verify(llvm::StringRef Banner);
+  /// The same, given each function's FunctionKey (FunctionKey.h) where the
+  /// caller has it: parallel to functions(), null entries computed here.
+  llvm::Error verify(llvm::StringRef Banner,
+                     llvm::ArrayRef<const std::vector<uint64_t> *> Keys);
 
 private:
   LiftedModule() = default;

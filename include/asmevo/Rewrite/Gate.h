@@ -13,11 +13,19 @@
 
 #include "asmevo/Timing/Timing.h"
 #include "asmevo/Verify/Verifier.h"
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace asmevo {
 class CodeObject;
+struct GateMemo;
+
+/// What the gate computes from K0 alone (its traced launches at the timing
+/// size and their modelled time), kept for the next candidate gated
+/// against the same K0 with the same options: the subset search gates
+/// many. Owned by the caller, one per K0 (optimizeCodeObject makes one).
+std::shared_ptr<GateMemo> makeGateMemo();
 
 struct GateOptions {
   /// None: nothing can be run; candidates pass only with TrustStatic.
@@ -28,6 +36,9 @@ struct GateOptions {
   unsigned Sensitivity = 8;
   uint64_t SensitivitySeed = 1;
   unsigned MaxSample = 16;
+  /// K0's trace and time across calls (makeGateMemo); none: computed
+  /// afresh each time.
+  std::shared_ptr<GateMemo> Memo;
 };
 
 struct GateResult {
