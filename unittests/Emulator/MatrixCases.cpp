@@ -205,6 +205,8 @@ std::vector<Case> matrixCases() {
         {"v3", [](unsigned L) { return L + 1; }}}},
       // 12.10 (gfx940 FP8): V_CVT_PK_FP8_F32 packs two f32 as E4M3FNUZ into
       // the word op_sel picks; V_CVT_PK_F32_FP8 unpacks (SDWA word select).
+      // The op_sel write is a dst-sel producer: one wait state before the
+      // read (gfx940 dst-sel forwarding rule).
       {"v_cvt_pk_fp8_f32 v_cvt_pk_f32_fp8_sdwa",
        "12.10 VOP3 (FP8 conversions), 6.3 SDWA",
        R"(v_and_b32 v1, 3, v0
@@ -213,6 +215,7 @@ std::vector<Case> matrixCases() {
           v_mov_b32 v3, 0
           v_cvt_pk_fp8_f32 v3, v1, v2
           v_cvt_pk_fp8_f32 v3, v2, v1 op_sel:[0,0,1]
+          s_nop 0
           v_cvt_pk_f32_fp8_sdwa v[4:5], v3 src0_sel:WORD_1)",
        {{"v3", [](unsigned L) {
            uint32_t E[4] = {0x00, 0x40, 0x48, 0x4c}; // 0, 1, 2, 3
