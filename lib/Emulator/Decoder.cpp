@@ -135,14 +135,8 @@ RegInfo parseRegName(StringRef N) {
 
 class Decoder {
 public:
-  Decoder(const TargetContext &TC, Program &P) : TC(TC), P(P) {
-    unsigned Opc = TC.opcode("V_ADD_F32_e64_vi");
-    if (Opc != ~0u) {
-      const MCInstrDesc &D = TC.instrInfo().get(Opc);
-      if (D.getNumOperands() > 1)
-        InputModsType = D.operands()[1].OperandType;
-    }
-  }
+  Decoder(const TargetContext &TC, Program &P)
+      : TC(TC), P(P), InputModsType(P.Facts->inputModsType()) {}
 
   void decodeOne(const MCInst &MI, uint64_t Addr, unsigned Size);
 
@@ -155,7 +149,7 @@ private:
 
   const TargetContext &TC;
   Program &P;
-  unsigned InputModsType = ~0u;
+  unsigned InputModsType;
   DenseMap<unsigned, RegInfo> RegCache;
 };
 

@@ -29,6 +29,21 @@ static cl::opt<bool> LoopUnrollNoRename(
     "loop-unroll-no-rename", cl::Hidden,
     cl::desc("loop-unroll: copy the body without renaming its VGPRs"));
 
+/// The entry block and the blocks up to and including the preload entry:
+/// the fixed prologue, never a loop to unroll.
+static SmallPtrSet<MachineBasicBlock *, 8>
+fixedBlocks(MachineFunction &MF, const LiftedFunction &LF) {
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
+  Pinned.insert(&MF.front());
+  if (LF.PreloadEntry)
+    for (MachineBasicBlock &MBB : MF) {
+      Pinned.insert(&MBB);
+      if (&MBB == LF.PreloadEntry)
+        break;
+    }
+  return Pinned;
+}
+
 namespace {
 
 /// \p Name is \p Base or \p Base with an encoding suffix ("_vi", "_e32").
@@ -559,15 +574,7 @@ bool Unroller::run(bool Exec) {
   if (Exec)
     return VGPRLimit && runExec();
 
-  // Blocks up to the preload entry are the fixed prologue.
-  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
-  Pinned.insert(&MF.front());
-  if (LF.PreloadEntry)
-    for (MachineBasicBlock &MBB : MF) {
-      Pinned.insert(&MBB);
-      if (&MBB == LF.PreloadEntry)
-        break;
-    }
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned = fixedBlocks(MF, LF);
   std::vector<Loop> Loops;
   for (MachineBasicBlock &MBB : MF)
     if (!Pinned.count(&MBB))
@@ -835,14 +842,7 @@ bool Unroller::pipelineExec(
 }
 
 bool Unroller::runExec() {
-  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
-  Pinned.insert(&MF.front());
-  if (LF.PreloadEntry)
-    for (MachineBasicBlock &MBB : MF) {
-      Pinned.insert(&MBB);
-      if (&MBB == LF.PreloadEntry)
-        break;
-    }
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned = fixedBlocks(MF, LF);
   // Two free aligned SGPR pairs hold EXEC for the two copies' tails.
   std::vector<bool> UsedS(104);
   unsigned MaxS = 0;
