@@ -78,6 +78,8 @@ asmevo_tool(opt PACKAGE llvm-22)
 # Debian's interpreter, not whichever python3 is first on PATH.
 asmevo_tool(python3 PACKAGE python3)
 asmevo_tool(sh PACKAGE dash)
+# The official MCP clients (test/Agent) run on Node.js.
+asmevo_tool(node PACKAGE nodejs)
 asmevo_tool(sed PACKAGE sed)
 asmevo_tool(grep PACKAGE grep)
 asmevo_tool(cmp PACKAGE diffutils)

@@ -81,6 +81,13 @@ config.substitutions.append(("%asmevo_bin", config.asmevo_tools_dir))
 if os.path.isdir(config.asmevo_corpus_dir):
     config.available_features.add("corpus")
 
+# The official MCP clients (npm; utils/install-deps.sh installs them).
+config.substitutions.append(("%mcp_npm", config.asmevo_npm_dir))
+if all(os.path.isfile(os.path.join(config.asmevo_npm_dir, "node_modules",
+                                   "@modelcontextprotocol", p, "package.json"))
+       for p in ("sdk", "client")):
+    config.available_features.add("mcp-clients")
+
 # An AMD GPU with its kernel driver: tests that expect the hsa backend to
 # find no GPU are unsupported there.
 if os.path.exists("/dev/kfd"):

@@ -5,17 +5,37 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ python3 llvm-22 llvm-22-dev lld-22 liblld-22-dev clang-22
       llvm-22-tools clang-tools-22 libclang-rt-22-dev libgtest-dev libgmock-dev zlib1g-dev libzstd-dev
-      libhsa-runtime-dev)
+      libhsa-runtime-dev nodejs)
+# The MCP tests drive `asmevo-opt mcp` with the official TypeScript clients,
+# run by the machine's Node.js (nodejs: Debian's, or NodeSource's of the same
+# name, which carries npm); Debian's npm where there is none.
+command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq || true
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "install-deps: installing ${missing[*]}" >&2
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq || true
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# npm packages the tests use, at pinned versions, outside the source tree
+# (test/CMakeLists.txt: ASMEVO_NPM_DIR has the same default).
+npm_dir="${ASMEVO_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/asmevo/npm}"
+npm_pkgs=(@modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/client@2.4.0)
+npm_have=1
+for p in "${npm_pkgs[@]}"; do
+  name="${p%@*}"; version="${p##*@}"
+  f="$npm_dir/node_modules/$name/package.json"
+  grep -q "\"version\": \"$version\"" "$f" 2>/dev/null || npm_have=0
+done
+if [ "$npm_have" -eq 0 ]; then
+  echo "install-deps: installing ${npm_pkgs[*]} into $npm_dir (npm)" >&2
+  mkdir -p "$npm_dir"
+  [ -f "$npm_dir/package.json" ] || echo '{"private": true}' >"$npm_dir/package.json"
+  npm install --prefix "$npm_dir" --no-audit --no-fund --silent "${npm_pkgs[@]}"
+fi

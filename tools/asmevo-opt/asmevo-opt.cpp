@@ -6,8 +6,9 @@
 // asmevo-opt IN --roundtrip-check
 //
 //===----------------------------------------------------------------------===//
-#include "Analyze.h"
-#include "Info.h"
+#include "MCP.h"
+#include "asmevo/Rewrite/Analyze.h"
+#include "asmevo/Rewrite/Info.h"
 #include "asmevo/Analysis/AnalysisCache.h"
 #include "asmevo/CodeObject/BundleWriter.h"
 #include "asmevo/CodeObject/HostBinary.h"
@@ -399,6 +400,8 @@ int main(int argc, char **argv) {
     if (auto *O = cl::getRegisteredOptions().lookup(Name))
       O->setHiddenFlag(cl::NotHidden);
   cl::ParseCommandLineOptions(argc, argv, "AsmEvo post-link optimizer\n");
+  if (MCPCommand)
+    return runMCPCommand();
   if (ListPasses) {
     for (bool Test : {false, true}) {
       if (Test)

@@ -1,5 +1,5 @@
-//===- Analyze.cpp - asmevo-opt --analyze ---------------------------------===//
-#include "Analyze.h"
+//===- Analyze.cpp - What asmevo-opt --analyze prints ---------------------===//
+#include "asmevo/Rewrite/Analyze.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Analysis/Resources.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,6 +1,6 @@
-//===- Analyze.h - asmevo-opt --analyze -------------------------*- C++ -*-===//
-#ifndef ASMEVO_TOOLS_OPT_ANALYZE_H
-#define ASMEVO_TOOLS_OPT_ANALYZE_H
+//===- Analyze.h - What asmevo-opt --analyze prints ----------- -*- C++ -*-===//
+#ifndef ASMEVO_REWRITE_ANALYZE_H
+#define ASMEVO_REWRITE_ANALYZE_H
 #include "asmevo/Lift/LiftedModule.h"
 #include "llvm/Support/Error.h"
 namespace asmevo {

@@ -1,5 +1,5 @@
-//===- Info.cpp - asmevo-opt --info ---------------------------------------===//
-#include "Info.h"
+//===- Info.cpp - What asmevo-opt --info prints ---------------------------===//
+#include "asmevo/Rewrite/Info.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,6 +1,6 @@
-//===- Info.h - asmevo-opt --info -------------------------------*- C++ -*-===//
-#ifndef ASMEVO_TOOLS_OPT_INFO_H
-#define ASMEVO_TOOLS_OPT_INFO_H
+//===- Info.h - What asmevo-opt --info prints ----------------- -*- C++ -*-===//
+#ifndef ASMEVO_REWRITE_INFO_H
+#define ASMEVO_REWRITE_INFO_H
 #include "asmevo/Lift/LiftedModule.h"
 namespace asmevo {
 /// Targets, functions, descriptors and metadata as YAML.
