@@ -24,7 +24,7 @@ fuzz="${ASMEVO_FUZZ_DIR:-$here/build-fuzz}"
 corpus="${ASMEVO_CORPUS_DIR:-$here/../shared/corpus}"
 jobs="${ASMEVO_JOBS:-2}"
 all=(fuzz-code-object fuzz-bundle fuzz-lift fuzz-mir fuzz-asm
-     fuzz-launch-spec fuzz-address-map fuzz-npy)
+     fuzz-launch-spec fuzz-address-map fuzz-npy fuzz-mcp)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
@@ -91,6 +91,9 @@ for s in "$here"/test/kernels/suite/specs/*.yaml "$here"/test/Verify/Inputs/*.ya
 done
 printf '%s\n' 'ceil_div(n, 256) * 4 + (m % 3)' 'min(n, 1 << 20) / 2' \
   '-(n - 1) * 8' > "$seeds/fuzz-launch-spec/expr.txt"
+# MCP sessions and agent answers: the messages the protocol tests send.
+cp "$here"/test/Agent/Inputs/mcp-requests.jsonl "$here"/test/Agent/Inputs/llm-session.jsonl \
+  "$seeds/fuzz-mcp/"
 am="$seeds/fuzz-address-map"
 work="$fuzz/fuzz-work"
 mkdir -p "$work"
