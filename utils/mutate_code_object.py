@@ -16,6 +16,10 @@ KIND is one of:
               bad sh_link, sizes, e_shstrndx, e_shentsize)
   text-words  random 32-bit words written over .text (seeded; --count
               mutants per input, 1 to 8 words each)
+  disasm-crash  encodings LLVM 22's AMDGPU disassembler crashes on (VOP3,
+              VOP3P with a literal in src0/src1/src2, invalid on gfx8/gfx9)
+              written over the first instruction of .text, and at +0x100
+              (the entry of a kernel with preloaded arguments)
   bundle      corrupt clang offload bundle headers (uncompressed: entry count
               2^63, offsets/sizes/id lengths past the end; compressed: bad
               version, method, sizes, stream bytes) and truncations
@@ -379,6 +383,23 @@ def mutate_text_words(w, path, data, rng, args):
               ".text " + " ".join(spots))
 
 
+def mutate_disasm_crash(w, path, data, _rng, _args):
+    elf = Elf(data)
+    text = text_section(elf)
+    for name, lo, hi in [("vop3-src0", 0xd1050007, 0x475200ff),
+                         ("vop3-src1", 0xd1050007, 0x0001fe01),
+                         ("vop3-src2", 0xd1c10007, 0x03fe0101),
+                         ("vop3p-src0", 0xd38f0007, 0x180200ff)]:
+        for at in (0, 0x100):
+            if at + 8 > text.size:
+                continue
+            b = bytearray(data)
+            struct.pack_into("<II", b, text.offset + at, lo, hi)
+            w.add(path, name + ("" if at == 0 else "-at-0x%x" % at),
+                  bytes(b), "either",
+                  ".text +0x%x=0x%08x 0x%08x" % (at, lo, hi))
+
+
 def bundle_entries(data):
     """(header offset of each entry, offset, size, idlen) of an uncompressed
     bundle."""
@@ -522,6 +543,7 @@ MUTATORS = {
     "descriptor": mutate_descriptor,
     "symbols": mutate_symbols,
     "text-words": mutate_text_words,
+    "disasm-crash": mutate_disasm_crash,
     "bundle": mutate_bundle,
     "host": mutate_host,
     "mir": mutate_mir,

@@ -1,5 +1,6 @@
 //===- TargetContext.cpp --------------------------------------------------===//
 #include "asmevo/Support/TargetContext.h"
+#include "asmevo/Support/ScreenedDisassembler.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
@@ -50,7 +51,9 @@ TargetContext::create(const TargetInfo &TI) {
     return createStringError("cannot create MC layer for " + TI.targetID());
   C->DisasmCtx = std::make_unique<MCContext>(C->TheTriple, C->MAI.get(),
                                              C->MRI.get(), C->STI.get());
-  C->Disasm.reset(T.createMCDisassembler(*C->STI, *C->DisasmCtx));
+  if (MCDisassembler *D = T.createMCDisassembler(*C->STI, *C->DisasmCtx))
+    C->Disasm = std::make_unique<ScreenedDisassembler>(
+        *C->STI, *C->DisasmCtx, std::unique_ptr<MCDisassembler>(D));
   C->MIA.reset(T.createMCInstrAnalysis(C->MII.get()));
   C->Printer.reset(T.createMCInstPrinter(C->TheTriple, 0, *C->MAI, *C->MII,
                                          *C->MRI));
