@@ -119,8 +119,10 @@ void emu::execUnimplemented(Wave &W, const DInst &I) {
   std::string Name = I.Index < P.Text.size() ? P.Text[I.Index].Name : "";
   Violation::Kind K = I.Addr == ~0ull ? Violation::BadJump
                                       : Violation::Unimplemented;
+  // Undecodable bytes have no name: say what they are instead.
   W.M->report(W, I, K, -1,
-              "instruction " + Name + " not implemented: " + Why);
+              Name.empty() ? Why
+                           : "instruction " + Name + " not implemented: " + Why);
   W.Running = false;
 }
 
