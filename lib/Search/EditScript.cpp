@@ -51,6 +51,29 @@ std::string asmevo::normalizeInstrText(StringRef Text) {
   return Out;
 }
 
+Error asmevo::checkJSONDepth(StringRef Text, unsigned Max, StringRef FileName) {
+  unsigned Depth = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '[' || C == '{') {
+      if (++Depth > Max)
+        return createStringError(FileName + ": JSON nested deeper than " +
+                                 Twine(Max) + " levels");
+    } else if ((C == ']' || C == '}') && Depth) {
+      --Depth;
+    }
+  }
+  return Error::success();
+}
+
 std::string asmevo::bytesToHex(ArrayRef<uint8_t> Bytes) {
   return toHex(Bytes, /*LowerCase=*/true);
 }
@@ -369,6 +392,8 @@ Expected<EditScript> asmevo::parseEditScript(StringRef Text,
   if (Text.size() > L::MaxScriptBytes)
     return Fail("the script is " + Twine(Text.size()) +
                 " bytes, over the limit of " + Twine(L::MaxScriptBytes));
+  if (Error E = checkJSONDepth(Text, 16, FileName))
+    return std::move(E);
   Expected<json::Value> V = json::parse(Text);
   if (!V)
     return Fail("not JSON: " + toString(V.takeError()));

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analyze.h"
+#include "EditsDriver.h"
+#include "SearchDriver.h"
 #include "Info.h"
 #include "asmevo/Analysis/AnalysisCache.h"
 #include "asmevo/CodeObject/BundleWriter.h"
@@ -37,7 +39,8 @@
 using namespace llvm;
 using namespace asmevo;
 
-static cl::OptionCategory Cat("asmevo-opt options");
+// Not static: the option files beside this one (EditsDriver.cpp) add to it.
+cl::OptionCategory Cat("asmevo-opt options");
 static cl::opt<std::string> InputPath(cl::Positional, cl::desc("<input>"),
                                       cl::cat(Cat));
 static cl::opt<std::string> OutputPath("o", cl::desc("Output file"),
@@ -467,6 +470,11 @@ int main(int argc, char **argv) {
   RewriteInput &In = *Loaded;
   auto *LMs = &In.Modules;
 
+  if (searchCommandRequested()) {
+    if (Error E = runSearchCommand(outs(), *LMs, D.Spec, D.Kernels))
+      return fail(toString(std::move(E)));
+    return 0;
+  }
   if (D.Gated && !Info && Analyze == AnalyzeKind::None && !RoundTripCheck)
     return optimize(In, D);
   if (Info) {
@@ -499,6 +507,7 @@ int main(int argc, char **argv) {
   PipelineOptions PO;
   PO.VerifyEach = D.VerifyEach;
   PO.PrintStream = &errs();
+  PO.Record = editRecorder();
   std::vector<PassStat> Stats;
   if (D.PassStats)
     PO.Stats = &Stats;
@@ -510,6 +519,8 @@ int main(int argc, char **argv) {
       if (D.PassStats)
         printPassStats(errs(), LM->original().name(), Stats);
     }
+  if (Error E = writeRecordedEdits())
+    return fail(toString(std::move(E)));
 
   std::string Out = D.Out.empty() ? "-" : D.Out;
   if (D.EmitK == EmitKind::Obj && In.isContainer()) {

@@ -109,6 +109,12 @@ std::string describeEdit(const EditScript &S, size_t I);
 /// after commas. The printer's tabs and an agent's spaces then agree.
 std::string normalizeInstrText(llvm::StringRef Text);
 
+/// Refuses JSON nested deeper than \p Max before llvm::json::parse (which
+/// recurses once per level) sees it: a hostile file of a million '[' would
+/// otherwise exhaust the stack.
+llvm::Error checkJSONDepth(llvm::StringRef Text, unsigned Max,
+                           llvm::StringRef FileName);
+
 /// Hex in memory order, and back (blanks allowed; nullopt on anything else).
 std::string bytesToHex(llvm::ArrayRef<uint8_t> Bytes);
 std::optional<std::vector<uint8_t>> hexToBytes(llvm::StringRef Hex);
