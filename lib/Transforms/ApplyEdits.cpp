@@ -53,7 +53,9 @@ private:
                 ": " + Msg);
   }
   Expected<Window> resolve(const Anchor &A, bool AllowEnd);
-  Error checkTouchable(const Window &W);
+  /// \p InPlace: the edit changes operands and leaves the instructions
+  /// where they are, so a pinned one (a symbol's address) may be changed.
+  Error checkTouchable(const Window &W, bool InPlace = false);
   Error checkInsertPoint(const Window &W);
   Expected<std::vector<MachineInstr *>>
   buildInstructions(ArrayRef<std::string> Lines);
@@ -122,14 +124,14 @@ Expected<Window> EditApplier::resolve(const Anchor &A, bool AllowEnd) {
   return W;
 }
 
-Error EditApplier::checkTouchable(const Window &W) {
+Error EditApplier::checkTouchable(const Window &W, bool InPlace) {
   if (Region.inPrologue(*W.MBB))
     return fail("block " + Twine(W.Block) +
                 " is in the kernel-argument preload prologue, which is never "
                 "edited (the kernel's preload entry at +256 is a fixed point)");
   for (unsigned J = 0; J < W.Instrs.size(); ++J) {
     const MachineInstr &MI = *W.Instrs[J];
-    if (Region.pinned(MI))
+    if (!InPlace && Region.pinned(MI))
       return failAt(W, J, "the first instruction of the function or of its "
                           "preload entry is never edited (a symbol is "
                           "defined at its address)");
@@ -302,7 +304,7 @@ Error EditApplier::setWaitcnt() {
   if (!isPlainWaitcnt(TC.opcodeName(MI.getOpcode())) ||
       MI.getNumOperands() == 0 || !MI.getOperand(0).isImm())
     return failAt(*W, 0, "is not an s_waitcnt");
-  if (Error Err = checkTouchable(*W))
+  if (Error Err = checkTouchable(*W, /*InPlace=*/true))
     return Err;
   WaitcntValue V = WaitcntValue::decode(MI.getOperand(0).getImm());
   if (E.Vmcnt)
@@ -323,7 +325,7 @@ Error EditApplier::setNop() {
   if (!TC.opcodeName(MI.getOpcode()).starts_with("S_NOP") ||
       MI.getNumOperands() == 0 || !MI.getOperand(0).isImm())
     return failAt(*W, 0, "is not an s_nop");
-  if (Error Err = checkTouchable(*W))
+  if (Error Err = checkTouchable(*W, /*InPlace=*/true))
     return Err;
   MI.getOperand(0).setImm(E.NopImm);
   return checkEncodable(MI, "the new s_nop");
@@ -333,7 +335,7 @@ Error EditApplier::rename() {
   auto W = resolve(*E.At, false);
   if (!W)
     return W.takeError();
-  if (Error Err = checkTouchable(*W))
+  if (Error Err = checkTouchable(*W, /*InPlace=*/true))
     return Err;
   MCRegister From = TC.reg(E.From), To = TC.reg(E.ToReg);
   if (!From)
@@ -436,7 +438,9 @@ Error EditApplier::pass() {
     if (!R)
       return R.takeError();
     W = std::move(*R);
-    if (Error Err = checkTouchable(*W))
+    // The pass keeps to its own rules inside the window (it never moves a
+    // pinned instruction); what it may not do is change anything outside.
+    if (Error Err = checkTouchable(*W, /*InPlace=*/true))
       return Err;
     Before = snapshot(*LF.MF);
   } else if (E.Fingerprint) {
