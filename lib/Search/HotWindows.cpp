@@ -56,6 +56,7 @@ Expected<AddressWeights> asmevo::placeSamples(LiftedModule &LM,
   std::vector<Site> All = sites(LM, O);
   AddressWeights W;
   R.Samples = P.Samples;
+  R.Method = P.Method;
   auto Unplaced = [&](StringRef Why, uint64_t N) {
     if (N)
       R.Unplaced[Why.str()] += N;
@@ -73,11 +74,13 @@ Expected<AddressWeights> asmevo::placeSamples(LiftedModule &LM,
         R.Placed += N;
         continue;
       }
-      bool InOther = any_of(LM.functions(), [&](const LiftedFunction &LF) {
-        return Off >= LF.Range.Addr && Off < LF.Range.Addr + LF.Range.Size;
-      });
-      Unplaced(InOther ? "in a function not selected or not simple"
-                       : "not the start of an instruction of this code object",
+      const LiftedFunction *In = nullptr;
+      for (const LiftedFunction &LF : LM.functions())
+        if (Off >= LF.Range.Addr && Off < LF.Range.Addr + LF.Range.Size)
+          In = &LF;
+      Unplaced(!In ? "not in a function of this code object"
+               : selected(*In, O) ? "not the start of an instruction"
+                                  : "in a function not selected or not simple",
                N);
     }
     Unplaced("in no code object (code_object_id 0)", P.NoCodeObject);
@@ -112,6 +115,7 @@ Expected<AddressWeights> asmevo::placeSamples(LiftedModule &LM,
   }
   R.Note = "CSV samples placed by instruction text, only where the text is "
            "unique";
+  R.StallReasons = P.StallReasons;
   return W;
 }
 
@@ -267,6 +271,13 @@ json::Value asmevo::toJSON(const HotWindowReport &R) {
     O["placed"] = R.Placed;
     O["unplaced"] = N;
     O["unplaced_by_reason"] = std::move(Un);
+    O["method"] = R.Method;
+    if (!R.StallReasons.empty()) {
+      json::Object St;
+      for (const auto &[Why, C] : R.StallReasons)
+        St[Why] = C;
+      O["stalled_samples_by_reason"] = std::move(St);
+    }
   }
   return O;
 }

@@ -56,6 +56,10 @@ struct HotWindowReport {
   /// why the others were not.
   uint64_t Samples = 0, Placed = 0;
   std::map<std::string, uint64_t> Unplaced;
+  /// pc-sampling: "host_trap" or "stochastic"; stochastic CSV: samples of
+  /// waves that did not issue, per stall reason (the whole file).
+  std::string Method;
+  std::map<std::string, uint64_t> StallReasons;
   double Total = 0; ///< Placed weight.
   std::vector<HotWindow> Windows;
 };
