@@ -345,13 +345,31 @@ Error EditApplier::rename() {
     return fail("'to' register '" + E.ToReg + "' does not exist on " +
                 TC.info().Processor + " (out of range)");
   const TargetRegisterInfo &TRI = *LF.MF->getSubtarget().getRegisterInfo();
-  auto Kind = [](StringRef R) { return R.trim().take_front(1).lower(); };
+  // Only general-purpose registers are renamed: "v5", "s[4:5]", "a3".
+  // Special registers (vcc, exec, m0, scc) carry meaning a rename breaks.
+  auto Kind = [](StringRef R) -> std::string {
+    R = R.trim();
+    if (R.size() < 2 || !StringRef("sva").contains(toLower(R.front())))
+      return "";
+    StringRef Rest = R.drop_front();
+    unsigned N;
+    if (!Rest.getAsInteger(10, N))
+      return R.take_front(1).lower();
+    if (Rest.consume_front("[") && Rest.consume_back("]")) {
+      auto [Lo, Hi] = Rest.split(':');
+      unsigned L, H;
+      if (!Lo.getAsInteger(10, L) && !Hi.getAsInteger(10, H))
+        return R.take_front(1).lower();
+    }
+    return "";
+  };
   const TargetRegisterClass *FC = TRI.getMinimalPhysRegClass(From);
   const TargetRegisterClass *TCls = TRI.getMinimalPhysRegClass(To);
-  if (Kind(E.From) != Kind(E.ToReg) || !FC || !TCls ||
+  if (Kind(E.From).empty() || Kind(E.From) != Kind(E.ToReg) || !FC || !TCls ||
       TRI.getRegSizeInBits(*FC) != TRI.getRegSizeInBits(*TCls))
     return fail("'" + E.From + "' and '" + E.ToReg +
-                "' are not registers of one kind and size");
+                "' are not general-purpose registers (s, v, a) of one kind "
+                "and size");
   if (Error Err = checkRegister(TC, To))
     return fail("'to': " + toString(std::move(Err)));
   bool Any = false;

@@ -39,6 +39,13 @@ EditRecorder *asmevo::editRecorder() {
   return RecordPath.empty() ? nullptr : &recorder();
 }
 
+void asmevo::appendRecordedEdits(const EditScript &S) {
+  EditScript &R = recorder().script();
+  if (R.Target.empty())
+    R.Target = S.Target;
+  R.Edits.insert(R.Edits.end(), S.Edits.begin(), S.Edits.end());
+}
+
 Error asmevo::writeRecordedEdits() {
   if (RecordPath.empty())
     return Error::success();

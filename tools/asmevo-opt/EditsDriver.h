@@ -9,6 +9,8 @@
 namespace asmevo {
 /// The recorder --record-edits asks for, or null.
 EditRecorder *editRecorder();
+/// Adds the edits the optimizer kept for one code object.
+void appendRecordedEdits(const EditScript &S);
 /// Writes what the recorder holds to the --record-edits file.
 llvm::Error writeRecordedEdits();
 } // namespace asmevo

@@ -313,6 +313,7 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
   O.TrySubsets = D.Subsets;
   O.PatchInPlace = D.PatchInPlace;
   O.Print.PrintStream = &errs();
+  O.RecordEdits = editRecorder() != nullptr;
   if (D.Reduce) {
     if (!Spec)
       return fail("--reduce needs --spec: only runs show a failure");
@@ -341,8 +342,11 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
     if (!M)
       return fail(toString(M.takeError()));
     NewObjects.push_back(M->Bytes);
+    appendRecordedEdits(M->Edits);
     R.Modules.push_back(std::move(*M));
   }
+  if (Error E = writeRecordedEdits())
+    return fail(toString(std::move(E)));
   std::string OutBytes;
   if (In.isContainer()) {
     std::vector<std::string> Warnings;
