@@ -276,6 +276,15 @@ void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
   }
 }
 
+MachineInstr *asmevo::createMachineInstr(MachineFunction &MF,
+                                         const MCInst &Inst) {
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  MachineInstr *MI =
+      MF.CreateMachineInstr(TII.get(Inst.getOpcode()), DebugLoc());
+  addOperandsFromMCInst(MF, *MI, Inst);
+  return MI;
+}
+
 bool FunctionLifter::markNonSimple(uint64_t Addr, const Twine &Why) {
   if (LF.Simple) {
     LF.Simple = false;

@@ -5,6 +5,7 @@
 #include "asmevo/Rewrite/PatchInPlace.h"
 #include "asmevo/Rewrite/StaticCost.h"
 #include "asmevo/Support/PhaseTimer.h"
+#include "asmevo/Transforms/ApplyEdits.h"
 #include "asmevo/Timing/Config.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/STLExtras.h"
@@ -52,9 +53,13 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   PipelineOptions PO = Opts.Print;
   PO.VerifyEach = true;
   PO.Stats = &C.Stats;
+  EditRecorder Recorder;
+  if (Opts.RecordEdits)
+    PO.Record = &Recorder;
   if (!Passes.empty())
     if (Error E = runPipeline(**LM, join(Passes, ","), PO))
       return std::move(E);
+  C.Edits = std::move(Recorder.script());
   for (const PassStat &S : C.Stats)
     C.Changed |= S.FunctionsChanged > 0;
   C.Instructions = countInstructions(**LM);
@@ -146,6 +151,7 @@ Expected<size_t> Search::attempt(std::vector<std::string> Passes,
   CO.Print = PO;
   CO.PatchInPlace = O.PatchInPlace;
   CO.StaticCost = !O.Gate.Spec;
+  CO.RecordEdits = O.RecordEdits;
   auto C = buildCandidate(K0, Passes, O.Lift, CO);
   if (!C) {
     // A pass that fails or breaks a static check rules out this set, not
@@ -250,6 +256,7 @@ Error Search::run() {
     Out.Patched = C.Patched;
     Out.PatchedInstructions = C.PatchedInstructions;
     Out.Rebuilt = std::move(C.Rebuilt);
+    Out.Edits = std::move(C.Edits);
     Out.Why = A.Gate.Reason;
     return Error::success();
   }

@@ -1,5 +1,7 @@
 //===- PassRegistry.cpp - Passes by name, the pipeline runner -------------===//
 #include "asmevo/Transforms/Pass.h"
+#include "ApplyEditsPass.h"
+#include "asmevo/Transforms/ApplyEdits.h"
 #include "BlockLayout.h"
 #include "InsertNops.h"
 #include "LoopUnroll.h"
@@ -92,6 +94,11 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "iteration's loads issued before the first one's wait (each half "
        "under its own EXEC)",
        [] { return std::make_unique<ExecLoopPipelinePass>(); }},
+      {"apply-edits",
+       "the edit script of --edits=FILE (docs/edit-script.md): anchored "
+       "replace/insert/delete/move/set-waitcnt/set-nop/rename/pass edits, "
+       "each checked against the kernel before it is applied",
+       [] { return std::make_unique<ApplyEditsPass>(); }},
       {"schedule-window",
        "list scheduling within each block (memory issue hoisted, MFMA "
        "interleaved; waits renumbered, wait states inserted), kept only "
@@ -212,7 +219,15 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
           State[I].Prints = instructionPrints(*LF.MF);
         Before = *State[I].Prints;
       }
+      const RewriteFilter *Filter = nullptr;
+      if (auto F = Opts.Filters.find(Stat.Pass); F != Opts.Filters.end())
+        Filter = F->second;
+      if (Opts.Record)
+        if (Error E = Opts.Record->beforePass(LM, LF, Filter))
+          return E;
       auto Changed = P->run(LM, LF);
+      if (Changed && Opts.Record)
+        Opts.Record->afterPass(LM, LF, Stat.Pass, *Changed, Filter);
       if (!Changed)
         return createStringError(LM.original().name() + ": pass '" +
                                  P->name() + "' on '" + LF.Range.Name +

@@ -6,7 +6,9 @@
 // asmevo-opt IN --roundtrip-check
 //
 //===----------------------------------------------------------------------===//
+#include "EditsDriver.h"
 #include "MCP.h"
+#include "SearchDriver.h"
 #include "asmevo/Rewrite/Analyze.h"
 #include "asmevo/Rewrite/Info.h"
 #include "asmevo/Analysis/AnalysisCache.h"
@@ -38,7 +40,8 @@
 using namespace llvm;
 using namespace asmevo;
 
-static cl::OptionCategory Cat("asmevo-opt options");
+// Not static: the option files beside this one (EditsDriver.cpp) add to it.
+cl::OptionCategory Cat("asmevo-opt options");
 static cl::opt<std::string> InputPath(cl::Positional, cl::desc("<input>"),
                                       cl::cat(Cat));
 static cl::opt<std::string> OutputPath("o", cl::desc("Output file"),
@@ -311,6 +314,7 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
   O.TrySubsets = D.Subsets;
   O.PatchInPlace = D.PatchInPlace;
   O.Print.PrintStream = &errs();
+  O.RecordEdits = editRecorder() != nullptr;
   if (D.Reduce) {
     if (!Spec)
       return fail("--reduce needs --spec: only runs show a failure");
@@ -339,8 +343,11 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
     if (!M)
       return fail(toString(M.takeError()));
     NewObjects.push_back(M->Bytes);
+    appendRecordedEdits(M->Edits);
     R.Modules.push_back(std::move(*M));
   }
+  if (Error E = writeRecordedEdits())
+    return fail(toString(std::move(E)));
   std::string OutBytes;
   if (In.isContainer()) {
     std::vector<std::string> Warnings;
@@ -470,6 +477,11 @@ int main(int argc, char **argv) {
   RewriteInput &In = *Loaded;
   auto *LMs = &In.Modules;
 
+  if (searchCommandRequested()) {
+    if (Error E = runSearchCommand(outs(), *LMs, D.Spec, D.Kernels))
+      return fail(toString(std::move(E)));
+    return 0;
+  }
   if (D.Gated && !Info && Analyze == AnalyzeKind::None && !RoundTripCheck)
     return optimize(In, D);
   if (Info) {
@@ -502,6 +514,7 @@ int main(int argc, char **argv) {
   PipelineOptions PO;
   PO.VerifyEach = D.VerifyEach;
   PO.PrintStream = &errs();
+  PO.Record = editRecorder();
   std::vector<PassStat> Stats;
   if (D.PassStats)
     PO.Stats = &Stats;
@@ -513,6 +526,8 @@ int main(int argc, char **argv) {
       if (D.PassStats)
         printPassStats(errs(), LM->original().name(), Stats);
     }
+  if (Error E = writeRecordedEdits())
+    return fail(toString(std::move(E)));
 
   std::string Out = D.Out.empty() ? "-" : D.Out;
   if (D.EmitK == EmitKind::Obj && In.isContainer()) {

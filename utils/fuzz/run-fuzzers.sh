@@ -24,7 +24,8 @@ fuzz="${ASMEVO_FUZZ_DIR:-$here/build-fuzz}"
 corpus="${ASMEVO_CORPUS_DIR:-$here/../shared/corpus}"
 jobs="${ASMEVO_JOBS:-2}"
 all=(fuzz-code-object fuzz-bundle fuzz-lift fuzz-mir fuzz-asm
-     fuzz-launch-spec fuzz-address-map fuzz-npy fuzz-mcp)
+     fuzz-launch-spec fuzz-address-map fuzz-npy fuzz-mcp fuzz-edit-script
+     fuzz-pc-profile)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
@@ -100,6 +101,16 @@ mkdir -p "$work"
 "$opt" "$kernels/suite_relu-gfx942.co" -run-pass=insert-nops \
   --address-map="$am/relu.map" -o "$work/relu-nops.co"
 export ASMEVO_FUZZ_K0="$kernels/suite_relu-gfx942.co"
+# Edit scripts: the tests' hand-written ones (stale, hostile, over limits
+# among them) and what the optimizer records of -O2 on small kernels.
+es="$seeds/fuzz-edit-script"
+cp "$here"/test/Transforms/Inputs/apply-edits/*.json "$es/"
+for k in suite_relu suite_softmax_rows loop; do
+  "$opt" "$kernels/$k-gfx942.co" -passes=O2 --record-edits="$es/rec-$k.json" \
+    -o "$work/rec-$k.co" 2>/dev/null || true
+done
+cp "$here"/test/Search/Inputs/*.json "$here"/test/Search/Inputs/*.csv \
+  "$seeds/fuzz-pc-profile/"
 export ASMEVO_FUZZ_K1="$work/relu-nops.co"
 python3 - "$seeds/fuzz-npy" <<'PY'
 import struct, sys

@@ -18,6 +18,7 @@
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCInst.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,12 @@ struct LiftOptions {
   /// anything that reads or edits the MachineIR calls finalize() first.
   bool Finalize = true;
 };
+
+/// \p Inst (from the disassembler or the assembler) as a MachineInstr of
+/// \p MF, built as the lifter builds its instructions (canonical registers,
+/// implicit operands, normalized immediates); not inserted anywhere.
+llvm::MachineInstr *createMachineInstr(llvm::MachineFunction &MF,
+                                       const llvm::MCInst &Inst);
 
 class LiftedModule {
 public:

@@ -17,6 +17,7 @@
 #include "asmevo/Rewrite/Gate.h"
 #include <map>
 #include "asmevo/Transforms/Pass.h"
+#include "asmevo/Search/EditScript.h"
 #include "asmevo/Verify/EditSet.h"
 #include <memory>
 #include <string>
@@ -35,6 +36,9 @@ struct OptimizeOptions {
   bool PatchInPlace = false;
   /// For -print-after= and friends (the first attempt only).
   PipelineOptions Print;
+  /// Keep, per candidate, what its passes did as an edit script
+  /// (ModuleOutcome::Edits; costs a fingerprint per function and pass).
+  bool RecordEdits = false;
 };
 
 /// A rebuilt code object and what made it.
@@ -52,6 +56,8 @@ struct Candidate {
   unsigned PatchedInstructions = 0;
   /// StaticCost.h, per function, after the passes.
   std::map<std::string, double> Cost;
+  /// The passes' changes as pass edits (CandidateOptions::RecordEdits).
+  EditScript Edits;
 };
 
 /// How buildCandidate works beyond the passes.
@@ -60,6 +66,8 @@ struct CandidateOptions {
   bool PatchInPlace = false;
   /// Compute Candidate::Cost (only --trust-static decides by it).
   bool StaticCost = false;
+  /// Fill Candidate::Edits.
+  bool RecordEdits = false;
 };
 
 /// Lifts \p K0 afresh, runs \p Passes (with the static checks after each;
@@ -97,6 +105,9 @@ struct ModuleOutcome {
   /// The kept candidate is K0 with this many instructions patched.
   bool Patched = false;
   unsigned PatchedInstructions = 0;
+  /// The kept candidate's passes as an edit script that reproduces it from
+  /// K0 (OptimizeOptions::RecordEdits; docs/edit-script.md).
+  EditScript Edits;
 };
 
 /// The whole job on one code object.

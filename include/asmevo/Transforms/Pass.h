@@ -30,6 +30,8 @@ public:
     return !Restricted || Enabled.count(N);
   }
   unsigned seen() const { return Seen; }
+  bool restricted() const { return Restricted; }
+  const std::set<unsigned> &enabled() const { return Enabled; }
 
 private:
   std::set<unsigned> Enabled;
@@ -83,6 +85,8 @@ struct PassStat {
   unsigned IntroducedViolations = 0;
 };
 
+class EditRecorder;
+
 struct PipelineOptions {
   /// The MachineVerifier after every pass, and our hazard and waitcnt
   /// checks: a violation at a site (rule, consumer, producer by original
@@ -95,6 +99,9 @@ struct PipelineOptions {
   std::vector<PassStat> *Stats = nullptr;
   /// Per pass name: which of its rewrites may apply (reduction mode).
   std::map<std::string, RewriteFilter *> Filters;
+  /// When set, every (pass, function) change is recorded as an edit
+  /// (ApplyEdits.h).
+  EditRecorder *Record = nullptr;
 };
 
 /// The passes of \p Pipeline: comma-separated names, where "O1" and "O2"
