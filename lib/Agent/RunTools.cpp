@@ -60,6 +60,15 @@ static Expected<json::Object> verifyTool(const json::Object &Args,
                       {"receipt", std::move(Receipt)}};
 }
 
+/// What a report's writeJSON streams, as a value to nest in a result.
+template <typename T> static json::Value asJSON(const T &R) {
+  std::string S;
+  raw_string_ostream OS(S);
+  json::OStream J(OS);
+  R.writeJSON(J);
+  return cantFail(json::parse(S));
+}
+
 static Expected<json::Object> timeTool(const json::Object &Args,
                                        ToolContext &Ctx) {
   auto Spec = loadSpec(Args, Ctx);
@@ -85,26 +94,12 @@ static Expected<json::Object> timeTool(const json::Object &Args,
     COs.push_back(std::move(*CO));
     Traces.push_back(std::move(*T));
   }
-  auto Report = [](const timing::TimingReport &R) {
-    std::string S;
-    raw_string_ostream OS(S);
-    json::OStream J(OS);
-    R.writeJSON(J);
-    return cantFail(json::parse(S));
-  };
   json::Object Out{{"source", timing::ModelNote}};
-  timing::TimingReport R = timing::simulate(Traces.back().Run.Launches, *C);
-  Out["report"] = Report(R);
-  if (Traces.size() == 2) {
-    timing::Comparison Cmp =
-        timing::compare(Traces[0].Run.Launches, Traces[1].Run.Launches, *C,
-                        /*N=*/8, /*Seed=*/1);
-    std::string S;
-    raw_string_ostream OS(S);
-    json::OStream J(OS);
-    Cmp.writeJSON(J);
-    Out["comparison"] = cantFail(json::parse(S));
-  }
+  Out["report"] = asJSON(timing::simulate(Traces.back().Run.Launches, *C));
+  if (Traces.size() == 2)
+    Out["comparison"] =
+        asJSON(timing::compare(Traces[0].Run.Launches, Traces[1].Run.Launches,
+                               *C, /*N=*/8, /*Seed=*/1));
   return Out;
 }
 
