@@ -17,7 +17,9 @@ KIND is one of:
   text-words  random 32-bit words written over .text (seeded; --count
               mutants per input, 1 to 8 words each)
   disasm-crash  encodings LLVM 22's AMDGPU disassembler crashes on (VOP3,
-              VOP3P with a literal in src0/src1/src2, invalid on gfx8/gfx9)
+              VOP3P with a literal in src0/src1/src2, MUBUF/MTBUF with a
+              literal soffset, SDWA with a reserved select 7; all invalid
+              on gfx8/gfx9)
               written over the first instruction of .text, and at +0x100
               (the entry of a kernel with preloaded arguments)
   bundle      corrupt clang offload bundle headers (uncompressed: entry count
@@ -389,7 +391,11 @@ def mutate_disasm_crash(w, path, data, _rng, _args):
     for name, lo, hi in [("vop3-src0", 0xd1050007, 0x475200ff),
                          ("vop3-src1", 0xd1050007, 0x0001fe01),
                          ("vop3-src2", 0xd1c10007, 0x03fe0101),
-                         ("vop3p-src0", 0xd38f0007, 0x180200ff)]:
+                         ("vop3p-src0", 0xd38f0007, 0x180200ff),
+                         ("mubuf-soffset", 0xe0500000, 0xff000100),
+                         ("mtbuf-soffset", 0xe8000000, 0xff000100),
+                         ("sdwa-src1-sel", 0x020000f9, 0x07060601),
+                         ("sdwa-dst-sel", 0x7e0002f9, 0x00060701)]:
         for at in (0, 0x100):
             if at + 8 > text.size:
                 continue

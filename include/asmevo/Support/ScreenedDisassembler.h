@@ -7,10 +7,14 @@
 // it refuses those encodings as invalid before LLVM sees them and hands
 // everything else on unchanged.
 //
-// Known class (found by fuzz-lift): a VOP3, VOP3P or MFMA instruction whose
-// src0 or src1 field selects a literal constant (255) on a target without
-// VOP3 literals (gfx8 and gfx9, which include gfx90a, gfx942 and gfx950).
-// No assembler produces it; on these targets it is an invalid encoding.
+// Known classes, on targets without VOP3 literals (gfx8 and gfx9, which
+// include gfx90a, gfx942 and gfx950); no assembler produces any of them,
+// and each is an invalid encoding there:
+//  - VOP3, VOP3P or MFMA with src0, src1 or src2 = 255 (a literal), found
+//    by fuzz-lift;
+//  - MUBUF or MTBUF with soffset = 255, and SDWA with an operand select of
+//    7 (reserved), found by sweeping random encodings through
+//    `llvm-mc --disassemble` after fuzz-lift crashed again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_SUPPORT_SCREENEDDISASSEMBLER_H
