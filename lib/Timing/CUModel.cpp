@@ -10,8 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemorySystem.h"
+#include "asmevo/Timing/Timeline.h"
 #include "asmevo/Analysis/InstrRecord.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -139,6 +141,18 @@ enum Reason : uint8_t {
   RNop, RBranch
 };
 
+/// The report's wave_cycles keys, by Reason (the timeline's stall names).
+const char *const ReasonKeys[] = {
+    "issue",  "dependency", "pipeline", "mem_L1",  "mem_L2",    "mem_infinity_cache",
+    "mem_hbm", "lds",       "scalar",   "barrier", "nop_sleep", "branch"};
+/// The timeline's issue slices, by Kind.
+const char *const KindNames[] = {
+    "issue VALU",    "issue MFMA",      "issue SALU",    "issue SMEM",
+    "issue VMEM",    "issue LDS",       "issue branch",  "issue s_nop",
+    "issue s_waitcnt", "issue s_barrier", "issue s_sleep", "issue s_endpgm",
+    "issue other"};
+const char *const MemNames[] = {"L1", "L2", "infinity cache", "HBM"};
+
 struct Pending {
   double T;
   uint8_t Why; ///< Reason when waited on.
@@ -178,9 +192,9 @@ struct GroupState {
 class CUSim {
 public:
   CUSim(const LaunchTrace &T, const TimingConfig &C, LaunchTiming &Out,
-        uint64_t ActiveCUs, uint64_t InXCD)
+        uint64_t ActiveCUs, uint64_t InXCD, Timeline *TL = nullptr)
       : T(T), C(C), Out(Out),
-        Mem(C, ActiveCUs, InXCD, T.FootprintBytes) {}
+        Mem(C, ActiveCUs, InXCD, T.FootprintBytes), TL(TL) {}
   /// Runs the first \p Limit sampled groups (all when 0).
   void run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit = 0);
 
@@ -196,6 +210,7 @@ private:
   const TimingConfig &C;
   LaunchTiming &Out;
   MemorySystem Mem;
+  Timeline *TL; ///< Optional: what --timeline writes.
   std::vector<SInst> Insts;
   std::vector<WaveState> Waves;
   std::vector<GroupState> Groups;
@@ -250,6 +265,15 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   }
   *Slot += Blocked;
   B.Issue += Gap - Blocked;
+  if (TL) {
+    unsigned Id = unsigned(&W - Waves.data());
+    // Blocked by the wave's own one-issue-per-cycle rule counts as issue,
+    // as in the breakdown.
+    double Stall = Why == RIssue ? 0 : Blocked;
+    TL->slice(Id, W.Last, Stall, ReasonKeys[Why], true);
+    TL->slice(Id, W.Last + Stall, Gap - Stall,
+              KindNames[unsigned(Insts[W.T->Events[W.Pos].Index].K)], false);
+  }
 }
 
 std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
@@ -360,6 +384,9 @@ void CUSim::issue(WaveState &W, double Now) {
     break;
   case Kind::Smem:
     W.Lgkm.push_back({Now + C.ScalarLatency, RScalar});
+    if (TL)
+      TL->memory(unsigned(&W - Waves.data()), Now, Now + C.ScalarLatency,
+                 "scalar");
     break;
   case Kind::Vmem:
   case Kind::Lds: {
@@ -379,6 +406,8 @@ void CUSim::issue(WaveState &W, double Now) {
       double Done = std::max(St + Cyc + C.LdsLatency, W.LastLds);
       W.LastLds = Done;
       W.MaxMem = std::max(W.MaxMem, Done);
+      if (TL)
+        TL->memory(unsigned(&W - Waves.data()), Now, Done, "LDS");
       if (S.K == Kind::Lds)
         W.Lgkm.push_back({Done, RLds});
       else {
@@ -399,6 +428,8 @@ void CUSim::issue(WaveState &W, double Now) {
     W.LastVm = Done;
     W.MaxMem = std::max(W.MaxMem, Done);
     W.Vm.push_back({Done, uint8_t(RMem0 + Lv)});
+    if (TL)
+      TL->memory(unsigned(&W - Waves.data()), Now, Done, MemNames[Lv]);
     break;
   }
   case Kind::Branch:
@@ -475,6 +506,8 @@ bool CUSim::tryDispatch(double Now) {
       W.ReadyAt = W.Last = Now + C.DispatchCyclesPerGroup;
       W.Reg.assign(NumDenseSlots, 0);
       ++SimdWaves[Pick[K]];
+      if (TL)
+        TL->wave(unsigned(Waves.size()), Pick[K], W.T->Group, W.T->Wave);
       G.Waves.push_back(unsigned(Waves.size()));
       Waves.push_back(std::move(W));
     }
@@ -669,7 +702,7 @@ double Breakdown::total() const {
 }
 
 LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
-                                    const TimingConfig &C) {
+                                    const TimingConfig &C, Timeline *TL) {
   LaunchTiming Out;
   Out.Kernel = T.Info.Kernel;
   Out.Groups = T.Groups;
@@ -718,7 +751,7 @@ LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
   uint64_t XCDs = uint64_t(C.XCDs);
   uint64_t InXCD = std::min<uint64_t>(uint64_t(C.CUsPerXCD),
                                       (T.Groups + XCDs - 1) / XCDs);
-  CUSim Sim(T, C, Out, Out.ActiveCUs, std::max<uint64_t>(1, InXCD));
+  CUSim Sim(T, C, Out, Out.ActiveCUs, std::max<uint64_t>(1, InXCD), TL);
   Sim.run(Out.WavesPerSIMD, Out.GroupsPerCU);
   Out.Scale = Out.SampledGroups
                   ? double(Out.GroupsOnCU) / double(Out.SampledGroups)
@@ -753,7 +786,8 @@ LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
 }
 
 TimingReport timing::simulate(const std::vector<LaunchTrace> &Launches,
-                              const TimingConfig &C) {
+                              const TimingConfig &C, Timeline *TL,
+                              StringRef Label) {
   auto CpuNow = [] {
     timespec T;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
@@ -765,7 +799,13 @@ TimingReport timing::simulate(const std::vector<LaunchTrace> &Launches,
   R.Validated = C.Validated;
   R.ClockMHz = C.ClockMHz;
   for (const LaunchTrace &T : Launches) {
-    R.Launches.push_back(simulateLaunch(T, C));
+    if (TL)
+      TL->beginLaunch(formatv("{0}launch {1} '{2}'",
+                              Label.empty() ? "" : (Label + " ").str(),
+                              R.Launches.size(), T.Info.Kernel)
+                          .str(),
+                      C.ClockMHz);
+    R.Launches.push_back(simulateLaunch(T, C, TL));
     const LaunchTiming &L = R.Launches.back();
     R.Modelable &= L.Modelable;
     R.Cycles += L.Cycles;
