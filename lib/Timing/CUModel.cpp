@@ -170,7 +170,11 @@ struct WaveState {
   double Last = 0; ///< Cycle the wave last issued (or started).
   bool AtBarrier = false, Done = false;
   std::vector<double> Reg;
-  std::deque<Pending> Vm;
+  /// vmcnt operations in flight, in issue order, from VmHead on (a vector
+  /// with a moving head: a deque allocated and freed a chunk every few
+  /// hundred operations).
+  std::vector<Pending> Vm;
+  size_t VmHead = 0;
   std::vector<Pending> Lgkm;
   double LastVm = 0, LastLds = 0, MaxMem = 0;
   // earliest() of this wave, valid while nothing it depends on changed:
@@ -276,9 +280,10 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   }
 }
 
-std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
-  if (!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch ||
-      (W.CacheUsesPipes && W.CachedPipeEpoch != PipeEpoch[W.Simd])) {
+inline std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
+  if (LLVM_UNLIKELY(!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch ||
+                    (W.CacheUsesPipes &&
+                     W.CachedPipeEpoch != PipeEpoch[W.Simd]))) {
     W.Cached = computeEarliest(W);
     W.CacheValid = true;
     W.CacheUsesPipes = false;
@@ -316,7 +321,7 @@ std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
     Need(MfmaFree[W.Simd], RPipe);
   } else if (S.K == Kind::Waitcnt) {
     WaitcntValue V = WaitcntValue::decode(uint64_t(S.Imm));
-    if (W.Vm.size() > V.VM) {
+    if (W.Vm.size() - W.VmHead > V.VM) {
       const Pending &P = W.Vm[W.Vm.size() - V.VM - 1];
       Need(P.T, P.Why);
     }
@@ -448,8 +453,15 @@ void CUSim::issue(WaveState &W, double Now) {
     W.ReadyWhy = RNop;
     break;
   case Kind::Waitcnt: {
-    while (!W.Vm.empty() && W.Vm.front().T <= Now)
-      W.Vm.pop_front();
+    while (W.VmHead < W.Vm.size() && W.Vm[W.VmHead].T <= Now)
+      ++W.VmHead;
+    if (W.VmHead == W.Vm.size()) {
+      W.Vm.clear();
+      W.VmHead = 0;
+    } else if (W.VmHead > 64 && 2 * W.VmHead > W.Vm.size()) {
+      W.Vm.erase(W.Vm.begin(), W.Vm.begin() + W.VmHead);
+      W.VmHead = 0;
+    }
     W.Lgkm.erase(std::remove_if(W.Lgkm.begin(), W.Lgkm.end(),
                                 [&](const Pending &P) { return P.T <= Now; }),
                  W.Lgkm.end());
@@ -483,8 +495,10 @@ bool CUSim::tryDispatch(double Now) {
   bool Any = false;
   while (NextGroup < ByGroup.size() && GroupsLive < MaxGroups) {
     const auto &WS = ByGroup[NextGroup];
-    // Every wave needs a slot on some SIMD (least-loaded first).
-    std::vector<unsigned> Load = SimdWaves, Pick;
+    // Every wave needs a slot on some SIMD (least-loaded first). Called on
+    // most issue cycles while the CU is full: no heap allocation.
+    SmallVector<unsigned, 8> Load(SimdWaves.begin(), SimdWaves.end());
+    SmallVector<unsigned, 16> Pick;
     for (size_t K = 0; K < WS.size(); ++K) {
       unsigned Best = 0;
       for (unsigned S = 1; S < Load.size(); ++S)
@@ -632,11 +646,12 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
     if (Best == Never) // every wave at a barrier that cannot complete
       break;
     Now = Best;
+    // SimdLive lists waves by index, and waves get their age in index
+    // order (dispatch appends them): already oldest first.
     Cand.clear();
     for (unsigned Wi : SimdLive[BestSimd])
       if (!Waves[Wi].Done)
         Cand.push_back({Waves[Wi].Age, Wi});
-    std::sort(Cand.begin(), Cand.end());
     if (!Oldest && !Cand.empty())
       std::rotate(Cand.begin(), Cand.begin() + (Rotate++ % Cand.size()),
                   Cand.end());
