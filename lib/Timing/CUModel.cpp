@@ -234,6 +234,7 @@ private:
   std::vector<PerInst> Costs; ///< By instruction index.
   std::vector<unsigned> Live; ///< Waves not done (when !LiveDirty).
   bool LiveDirty = true;
+  unsigned FirstLive = 0;
   std::vector<uint64_t> SimdEpoch; ///< Bumped by every issue on the SIMD.
   std::vector<uint64_t> PipeEpoch; ///< Bumped when its VALU/MFMA pipes change.
   std::vector<std::vector<unsigned>> SimdLive; ///< Live, by SIMD.
@@ -601,7 +602,11 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
       Live.clear();
       for (auto &L : SimdLive)
         L.clear();
-      for (unsigned Wi = 0; Wi < Waves.size(); ++Wi)
+      // Waves before FirstLive are all done: a long launch dispatches
+      // thousands, and this runs at every dispatch and wave end.
+      while (FirstLive < Waves.size() && Waves[FirstLive].Done)
+        ++FirstLive;
+      for (unsigned Wi = FirstLive; Wi < Waves.size(); ++Wi)
         if (!Waves[Wi].Done) {
           Live.push_back(Wi);
           SimdLive[Waves[Wi].Simd].push_back(Wi);
