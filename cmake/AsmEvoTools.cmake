@@ -73,6 +73,8 @@ asmevo_tool(llvm-objcopy PACKAGE llvm-22)
 asmevo_tool(llvm-objdump PACKAGE llvm-22)
 asmevo_tool(llvm-readelf PACKAGE llvm-22)
 asmevo_tool(llvm-nm PACKAGE llvm-22)
+# The second opinion on block throughput (test/Timing/llvm-mca.test).
+asmevo_tool(llvm-mca PACKAGE llvm-22)
 # The differential cases (utils/differential) fold constants with opt.
 asmevo_tool(opt PACKAGE llvm-22)
 # Debian's interpreter, not whichever python3 is first on PATH.

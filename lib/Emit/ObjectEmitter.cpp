@@ -605,6 +605,14 @@ Error ObjectEmitter::emitCodeSection(const ELFSection &S) {
       uint64_t Alignment = std::min<uint64_t>(256, A & -A);
       emitNops(alignTo(Cur, Alignment) - Cur);
     }
+    // The function's alignment as a directive too: assembler text that is
+    // edited and reassembled must keep later kernels' entries 256-byte
+    // aligned (the padding above is a byte count). At an offset already
+    // aligned it adds nothing, so an unedited rebuild stays byte-identical.
+    uint64_t FA = LF->Range.Addr;
+    uint64_t FAlign = FA ? std::min<uint64_t>(256, FA & -FA) : 256;
+    if (FAlign > 4)
+      Streamer->emitCodeAlignment(Align(FAlign), &TC.subtargetInfo());
     if (Error E = emitFunction(*LF, 0))
       return E;
     OrigCur = LF->Range.Addr + LF->Range.Size;

@@ -10,8 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemorySystem.h"
+#include "asmevo/Timing/Timeline.h"
 #include "asmevo/Analysis/InstrRecord.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -139,6 +141,18 @@ enum Reason : uint8_t {
   RNop, RBranch
 };
 
+/// The report's wave_cycles keys, by Reason (the timeline's stall names).
+const char *const ReasonKeys[] = {
+    "issue",  "dependency", "pipeline", "mem_L1",  "mem_L2",    "mem_infinity_cache",
+    "mem_hbm", "lds",       "scalar",   "barrier", "nop_sleep", "branch"};
+/// The timeline's issue slices, by Kind.
+const char *const KindNames[] = {
+    "issue VALU",    "issue MFMA",      "issue SALU",    "issue SMEM",
+    "issue VMEM",    "issue LDS",       "issue branch",  "issue s_nop",
+    "issue s_waitcnt", "issue s_barrier", "issue s_sleep", "issue s_endpgm",
+    "issue other"};
+const char *const MemNames[] = {"L1", "L2", "infinity cache", "HBM"};
+
 struct Pending {
   double T;
   uint8_t Why; ///< Reason when waited on.
@@ -156,7 +170,11 @@ struct WaveState {
   double Last = 0; ///< Cycle the wave last issued (or started).
   bool AtBarrier = false, Done = false;
   std::vector<double> Reg;
-  std::deque<Pending> Vm;
+  /// vmcnt operations in flight, in issue order, from VmHead on (a vector
+  /// with a moving head: a deque allocated and freed a chunk every few
+  /// hundred operations).
+  std::vector<Pending> Vm;
+  size_t VmHead = 0;
   std::vector<Pending> Lgkm;
   double LastVm = 0, LastLds = 0, MaxMem = 0;
   // earliest() of this wave, valid while nothing it depends on changed:
@@ -178,9 +196,9 @@ struct GroupState {
 class CUSim {
 public:
   CUSim(const LaunchTrace &T, const TimingConfig &C, LaunchTiming &Out,
-        uint64_t ActiveCUs, uint64_t InXCD)
+        uint64_t ActiveCUs, uint64_t InXCD, Timeline *TL = nullptr)
       : T(T), C(C), Out(Out),
-        Mem(C, ActiveCUs, InXCD, T.FootprintBytes) {}
+        Mem(C, ActiveCUs, InXCD, T.FootprintBytes), TL(TL) {}
   /// Runs the first \p Limit sampled groups (all when 0).
   void run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit = 0);
 
@@ -196,6 +214,7 @@ private:
   const TimingConfig &C;
   LaunchTiming &Out;
   MemorySystem Mem;
+  Timeline *TL; ///< Optional: what --timeline writes.
   std::vector<SInst> Insts;
   std::vector<WaveState> Waves;
   std::vector<GroupState> Groups;
@@ -215,6 +234,7 @@ private:
   std::vector<PerInst> Costs; ///< By instruction index.
   std::vector<unsigned> Live; ///< Waves not done (when !LiveDirty).
   bool LiveDirty = true;
+  unsigned FirstLive = 0;
   std::vector<uint64_t> SimdEpoch; ///< Bumped by every issue on the SIMD.
   std::vector<uint64_t> PipeEpoch; ///< Bumped when its VALU/MFMA pipes change.
   std::vector<std::vector<unsigned>> SimdLive; ///< Live, by SIMD.
@@ -250,11 +270,21 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   }
   *Slot += Blocked;
   B.Issue += Gap - Blocked;
+  if (TL) {
+    unsigned Id = unsigned(&W - Waves.data());
+    // Blocked by the wave's own one-issue-per-cycle rule counts as issue,
+    // as in the breakdown.
+    double Stall = Why == RIssue ? 0 : Blocked;
+    TL->slice(Id, W.Last, Stall, ReasonKeys[Why], true);
+    TL->slice(Id, W.Last + Stall, Gap - Stall,
+              KindNames[unsigned(Insts[W.T->Events[W.Pos].Index].K)], false);
+  }
 }
 
-std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
-  if (!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch ||
-      (W.CacheUsesPipes && W.CachedPipeEpoch != PipeEpoch[W.Simd])) {
+inline std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
+  if (LLVM_UNLIKELY(!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch ||
+                    (W.CacheUsesPipes &&
+                     W.CachedPipeEpoch != PipeEpoch[W.Simd]))) {
     W.Cached = computeEarliest(W);
     W.CacheValid = true;
     W.CacheUsesPipes = false;
@@ -292,7 +322,7 @@ std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
     Need(MfmaFree[W.Simd], RPipe);
   } else if (S.K == Kind::Waitcnt) {
     WaitcntValue V = WaitcntValue::decode(uint64_t(S.Imm));
-    if (W.Vm.size() > V.VM) {
+    if (W.Vm.size() - W.VmHead > V.VM) {
       const Pending &P = W.Vm[W.Vm.size() - V.VM - 1];
       Need(P.T, P.Why);
     }
@@ -360,6 +390,9 @@ void CUSim::issue(WaveState &W, double Now) {
     break;
   case Kind::Smem:
     W.Lgkm.push_back({Now + C.ScalarLatency, RScalar});
+    if (TL)
+      TL->memory(unsigned(&W - Waves.data()), Now, Now + C.ScalarLatency,
+                 "scalar");
     break;
   case Kind::Vmem:
   case Kind::Lds: {
@@ -379,6 +412,8 @@ void CUSim::issue(WaveState &W, double Now) {
       double Done = std::max(St + Cyc + C.LdsLatency, W.LastLds);
       W.LastLds = Done;
       W.MaxMem = std::max(W.MaxMem, Done);
+      if (TL)
+        TL->memory(unsigned(&W - Waves.data()), Now, Done, "LDS");
       if (S.K == Kind::Lds)
         W.Lgkm.push_back({Done, RLds});
       else {
@@ -399,6 +434,8 @@ void CUSim::issue(WaveState &W, double Now) {
     W.LastVm = Done;
     W.MaxMem = std::max(W.MaxMem, Done);
     W.Vm.push_back({Done, uint8_t(RMem0 + Lv)});
+    if (TL)
+      TL->memory(unsigned(&W - Waves.data()), Now, Done, MemNames[Lv]);
     break;
   }
   case Kind::Branch:
@@ -417,8 +454,15 @@ void CUSim::issue(WaveState &W, double Now) {
     W.ReadyWhy = RNop;
     break;
   case Kind::Waitcnt: {
-    while (!W.Vm.empty() && W.Vm.front().T <= Now)
-      W.Vm.pop_front();
+    while (W.VmHead < W.Vm.size() && W.Vm[W.VmHead].T <= Now)
+      ++W.VmHead;
+    if (W.VmHead == W.Vm.size()) {
+      W.Vm.clear();
+      W.VmHead = 0;
+    } else if (W.VmHead > 64 && 2 * W.VmHead > W.Vm.size()) {
+      W.Vm.erase(W.Vm.begin(), W.Vm.begin() + W.VmHead);
+      W.VmHead = 0;
+    }
     W.Lgkm.erase(std::remove_if(W.Lgkm.begin(), W.Lgkm.end(),
                                 [&](const Pending &P) { return P.T <= Now; }),
                  W.Lgkm.end());
@@ -452,8 +496,10 @@ bool CUSim::tryDispatch(double Now) {
   bool Any = false;
   while (NextGroup < ByGroup.size() && GroupsLive < MaxGroups) {
     const auto &WS = ByGroup[NextGroup];
-    // Every wave needs a slot on some SIMD (least-loaded first).
-    std::vector<unsigned> Load = SimdWaves, Pick;
+    // Every wave needs a slot on some SIMD (least-loaded first). Called on
+    // most issue cycles while the CU is full: no heap allocation.
+    SmallVector<unsigned, 8> Load(SimdWaves.begin(), SimdWaves.end());
+    SmallVector<unsigned, 16> Pick;
     for (size_t K = 0; K < WS.size(); ++K) {
       unsigned Best = 0;
       for (unsigned S = 1; S < Load.size(); ++S)
@@ -475,6 +521,8 @@ bool CUSim::tryDispatch(double Now) {
       W.ReadyAt = W.Last = Now + C.DispatchCyclesPerGroup;
       W.Reg.assign(NumDenseSlots, 0);
       ++SimdWaves[Pick[K]];
+      if (TL)
+        TL->wave(unsigned(Waves.size()), Pick[K], W.T->Group, W.T->Wave);
       G.Waves.push_back(unsigned(Waves.size()));
       Waves.push_back(std::move(W));
     }
@@ -554,7 +602,11 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
       Live.clear();
       for (auto &L : SimdLive)
         L.clear();
-      for (unsigned Wi = 0; Wi < Waves.size(); ++Wi)
+      // Waves before FirstLive are all done: a long launch dispatches
+      // thousands, and this runs at every dispatch and wave end.
+      while (FirstLive < Waves.size() && Waves[FirstLive].Done)
+        ++FirstLive;
+      for (unsigned Wi = FirstLive; Wi < Waves.size(); ++Wi)
         if (!Waves[Wi].Done) {
           Live.push_back(Wi);
           SimdLive[Waves[Wi].Simd].push_back(Wi);
@@ -599,11 +651,12 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
     if (Best == Never) // every wave at a barrier that cannot complete
       break;
     Now = Best;
+    // SimdLive lists waves by index, and waves get their age in index
+    // order (dispatch appends them): already oldest first.
     Cand.clear();
     for (unsigned Wi : SimdLive[BestSimd])
       if (!Waves[Wi].Done)
         Cand.push_back({Waves[Wi].Age, Wi});
-    std::sort(Cand.begin(), Cand.end());
     if (!Oldest && !Cand.empty())
       std::rotate(Cand.begin(), Cand.begin() + (Rotate++ % Cand.size()),
                   Cand.end());
@@ -669,7 +722,7 @@ double Breakdown::total() const {
 }
 
 LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
-                                    const TimingConfig &C) {
+                                    const TimingConfig &C, Timeline *TL) {
   LaunchTiming Out;
   Out.Kernel = T.Info.Kernel;
   Out.Groups = T.Groups;
@@ -718,7 +771,7 @@ LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
   uint64_t XCDs = uint64_t(C.XCDs);
   uint64_t InXCD = std::min<uint64_t>(uint64_t(C.CUsPerXCD),
                                       (T.Groups + XCDs - 1) / XCDs);
-  CUSim Sim(T, C, Out, Out.ActiveCUs, std::max<uint64_t>(1, InXCD));
+  CUSim Sim(T, C, Out, Out.ActiveCUs, std::max<uint64_t>(1, InXCD), TL);
   Sim.run(Out.WavesPerSIMD, Out.GroupsPerCU);
   Out.Scale = Out.SampledGroups
                   ? double(Out.GroupsOnCU) / double(Out.SampledGroups)
@@ -753,7 +806,8 @@ LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
 }
 
 TimingReport timing::simulate(const std::vector<LaunchTrace> &Launches,
-                              const TimingConfig &C) {
+                              const TimingConfig &C, Timeline *TL,
+                              StringRef Label) {
   auto CpuNow = [] {
     timespec T;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
@@ -765,7 +819,13 @@ TimingReport timing::simulate(const std::vector<LaunchTrace> &Launches,
   R.Validated = C.Validated;
   R.ClockMHz = C.ClockMHz;
   for (const LaunchTrace &T : Launches) {
-    R.Launches.push_back(simulateLaunch(T, C));
+    if (TL)
+      TL->beginLaunch(formatv("{0}launch {1} '{2}'",
+                              Label.empty() ? "" : (Label + " ").str(),
+                              R.Launches.size(), T.Info.Kernel)
+                          .str(),
+                      C.ClockMHz);
+    R.Launches.push_back(simulateLaunch(T, C, TL));
     const LaunchTiming &L = R.Launches.back();
     R.Modelable &= L.Modelable;
     R.Cycles += L.Cycles;

@@ -10,6 +10,7 @@
 #include "MCP.h"
 #include "SearchDriver.h"
 #include "asmevo/Rewrite/Analyze.h"
+#include "asmevo/Rewrite/BlockThroughput.h"
 #include "asmevo/Rewrite/Info.h"
 #include "asmevo/Analysis/AnalysisCache.h"
 #include "asmevo/CodeObject/BundleWriter.h"
@@ -65,6 +66,16 @@ static cl::opt<AnalyzeKind> Analyze(
     cl::values(clEnumValN(AnalyzeKind::Text, "", "YAML-style text"),
                clEnumValN(AnalyzeKind::JSON, "json",
                           "JSON (docs/analysis-json.md)")),
+    cl::cat(Cat));
+static cl::opt<AnalyzeKind> BlockThroughputOpt(
+    "block-throughput",
+    cl::desc("Print each block's static cycles per iteration from the "
+             "cycle model (a model; compared with llvm-mca by "
+             "test/Timing/llvm-mca.test)"),
+    cl::ValueOptional, cl::init(AnalyzeKind::None),
+    cl::values(clEnumValN(AnalyzeKind::Text, "", "one line per block"),
+               clEnumValN(AnalyzeKind::JSON, "json",
+                          "JSON (docs/timing-model.md)")),
     cl::cat(Cat));
 static cl::opt<bool>
     RoundTripCheck("roundtrip-check",
@@ -482,7 +493,8 @@ int main(int argc, char **argv) {
       return fail(toString(std::move(E)));
     return 0;
   }
-  if (D.Gated && !Info && Analyze == AnalyzeKind::None && !RoundTripCheck)
+  if (D.Gated && !Info && Analyze == AnalyzeKind::None &&
+      BlockThroughputOpt == AnalyzeKind::None && !RoundTripCheck)
     return optimize(In, D);
   if (Info) {
     for (auto &LM : *LMs)
@@ -492,6 +504,13 @@ int main(int argc, char **argv) {
   if (Analyze != AnalyzeKind::None) {
     for (auto &LM : *LMs)
       if (Error E = printAnalysis(outs(), *LM, Analyze == AnalyzeKind::JSON))
+        return fail(toString(std::move(E)));
+    return 0;
+  }
+  if (BlockThroughputOpt != AnalyzeKind::None) {
+    for (auto &LM : *LMs)
+      if (Error E = printBlockThroughput(
+              outs(), *LM, BlockThroughputOpt == AnalyzeKind::JSON))
         return fail(toString(std::move(E)));
     return 0;
   }

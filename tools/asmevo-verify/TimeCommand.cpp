@@ -8,9 +8,12 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/Emulator.h"
 #include "asmevo/Emulator/LaunchSession.h"
+#include "asmevo/Timing/Timeline.h"
 #include "asmevo/Timing/Timing.h"
 #include "asmevo/Verify/LoadCodeObject.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,6 +66,11 @@ static cl::opt<unsigned> Hotspots(
     cl::desc("Also print the N costliest instructions with their stall "
              "reasons beside the disassembly"),
     cl::init(0), cl::value_desc("N"), cl::sub(TimeCmd));
+static cl::opt<std::string> TimelinePath(
+    "timeline",
+    cl::desc("Also write the modelled CU's waves (issue, stalls by reason, "
+             "memory in flight) as Chrome trace-event JSON (Perfetto)"),
+    cl::value_desc("file"), cl::sub(TimeCmd));
 static cl::opt<bool> Json("json", cl::desc("Write the report as JSON"),
                           cl::sub(TimeCmd));
 
@@ -132,8 +140,27 @@ int timeCommand() {
     Runs.push_back(std::move(*T));
   }
   std::vector<TimingReport> Reports;
-  for (auto &T : Runs)
-    Reports.push_back(simulate(T->T.Run.Launches, *C));
+  Timeline TL;
+  bool WantTL = !TimelinePath.empty();
+  for (size_t I = 0; I < Runs.size(); ++I)
+    Reports.push_back(simulate(Runs[I]->T.Run.Launches, *C,
+                               WantTL ? &TL : nullptr,
+                               Runs.size() > 1 ? (I ? "K1" : "K0") : ""));
+  if (WantTL) {
+    std::error_code EC;
+    ToolOutputFile Out(TimelinePath, EC, sys::fs::OF_None);
+    if (EC)
+      return fail("cannot write " + TimelinePath + ": " + EC.message());
+    {
+      json::OStream J(Out.os());
+      TL.write(J);
+    }
+    Out.os() << "\n";
+    Out.os().flush();
+    if (Out.os().has_error())
+      return fail("cannot write " + TimelinePath);
+    Out.keep();
+  }
   bool Modelable = true;
   for (const TimingReport &R : Reports)
     Modelable &= R.Modelable;

@@ -18,6 +18,7 @@
 #include "asmevo/Timing/Config.h"
 #include "asmevo/Timing/Trace.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
 
@@ -94,8 +95,11 @@ struct LaunchTiming {
   double Flops = 0;        ///< Vector+matrix FLOP/s (rough, model).
 };
 
-/// Simulates one traced launch under \p C.
-LaunchTiming simulateLaunch(const LaunchTrace &T, const TimingConfig &C);
+class Timeline;
+
+/// Simulates one traced launch under \p C, recording into \p TL if given.
+LaunchTiming simulateLaunch(const LaunchTrace &T, const TimingConfig &C,
+                            Timeline *TL = nullptr);
 
 struct TimingReport {
   std::string Config;
@@ -115,8 +119,11 @@ struct TimingReport {
                      llvm::function_ref<std::string(uint64_t)> Text) const;
 };
 
+/// \p TL, if given, records the launches' timeline (processes labelled
+/// \p Label, e.g. "K0").
 TimingReport simulate(const std::vector<LaunchTrace> &Launches,
-                      const TimingConfig &C);
+                      const TimingConfig &C, Timeline *TL = nullptr,
+                      llvm::StringRef Label = "");
 
 /// The "model (not measured)" wording every report carries.
 extern const char *const ModelNote;
