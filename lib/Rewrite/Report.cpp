@@ -26,7 +26,7 @@ static std::string verdictText(const ModuleOutcome &M) {
 }
 
 void printRunReport(raw_ostream &OS, const RunReport &R) {
-  OS << "asmevo-opt: " << R.Input << " -> "
+  OS << R.Tool << ": " << R.Input << " -> "
      << (R.Output.empty() ? "-" : R.Output) << ", pipeline "
      << (R.Pipeline.empty() ? "(none)" : join(R.Pipeline, ","));
   OS << ", " << (R.Spec.empty() ? "no launch spec" : "spec " + R.Spec)

@@ -17,6 +17,7 @@
 namespace asmevo {
 
 struct RunReport {
+  std::string Tool = "asmevo-opt";
   std::string Input, Output, Spec;
   std::vector<std::string> Pipeline;
   bool TrustStatic = false;
