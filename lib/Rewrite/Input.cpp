@@ -150,12 +150,13 @@ Error writeOutputFile(StringRef Path, StringRef Bytes, StringRef ModeFrom) {
   // The temporary file is in the output's directory, so that the rename is
   // atomic; an unwritable directory fails here, before anything exists.
   auto Temp = sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
-  if (!Temp)
-    return createStringError(errorToErrorCode(Temp.takeError()),
-                             "cannot write " + Path);
+  if (!Temp) {
+    std::error_code EC = errorToErrorCode(Temp.takeError());
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  }
   auto Discard = [&](std::error_code EC, const Twine &What) {
     consumeError(Temp->discard());
-    return createStringError(EC, What + " " + Path);
+    return createStringError(EC, What + " " + Path + ": " + EC.message());
   };
   {
     raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
@@ -173,10 +174,22 @@ Error writeOutputFile(StringRef Path, StringRef Bytes, StringRef ModeFrom) {
       if (std::error_code PEC = sys::fs::setPermissions(Temp->FD, *Perms))
         return Discard(PEC, "cannot set the permissions of");
   }
-  if (Error E = Temp->keep(Path))
-    return createStringError(errorToErrorCode(std::move(E)),
-                             "cannot write " + Path);
+  if (Error E = Temp->keep(Path)) {
+    std::error_code EC = errorToErrorCode(std::move(E));
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  }
   return Error::success();
+}
+
+Error checkOutputWritable(StringRef Path) {
+  if (Path == "-")
+    return Error::success();
+  auto Temp = sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
+  if (!Temp) {
+    std::error_code EC = errorToErrorCode(Temp.takeError());
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  }
+  return Temp->discard();
 }
 
 } // namespace asmevo

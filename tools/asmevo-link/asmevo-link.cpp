@@ -160,6 +160,8 @@ static int postLink(const DriverOptions &D) {
   }
   if (D.Out.empty())
     return fail("--optimize needs -o OUT (the input is never modified)");
+  if (Error E = checkOutputWritable(D.Out))
+    return fail(toString(std::move(E)));
   PostLinkOptions O;
   auto Passes = expandPipeline(D.Pipeline);
   if (!Passes)

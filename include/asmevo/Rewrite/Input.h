@@ -77,6 +77,10 @@ writeContainer(const RewriteInput &In,
 llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Bytes,
                             llvm::StringRef ModeFrom = "");
 
+/// Fails, naming \p Path and why, when writeOutputFile could not write it:
+/// checked before a long job rather than after it.
+llvm::Error checkOutputWritable(llvm::StringRef Path);
+
 } // namespace asmevo
 
 #endif
