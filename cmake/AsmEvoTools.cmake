@@ -64,6 +64,12 @@ cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _asmevo_write_tools)
 # The programs themselves. Names are the ones the tests type.
 asmevo_tool(clang-22 PACKAGE clang-22)
 asmevo_tool(clang-offload-bundler PACKAGE clang-tools-22)
+# Debian 12's HIP 5.2 compiler driver: test/PostLink builds real HIP
+# executables and shared libraries with it (gfx90a only: it refuses gfx942).
+asmevo_tool(hipcc PACKAGE hipcc)
+# LLVM 15's bundler reads the old bundle ids (hipv4-...-gfx90a without the
+# empty environment) that clang-offload-bundler-22 refuses.
+asmevo_tool(clang-offload-bundler-15 PACKAGE clang-tools-15)
 asmevo_tool(ld.lld PACKAGE lld-22)
 asmevo_tool(FileCheck PACKAGE llvm-22-tools)
 asmevo_tool(count PACKAGE llvm-22-tools)
@@ -87,6 +93,7 @@ asmevo_tool(grep PACKAGE grep)
 asmevo_tool(cmp PACKAGE diffutils)
 asmevo_tool(taskset PACKAGE util-linux)
 # echo too: lit runs its builtin echo only outside a pipeline.
-foreach(t cp echo ls od printf sort tee test wc)
+# uname: hipcc.pl asks it for the host architecture.
+foreach(t chmod cp echo ls od printf sort tee test touch uname wc)
   asmevo_tool(${t} PACKAGE coreutils)
 endforeach()

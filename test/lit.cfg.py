@@ -92,3 +92,14 @@ if all(os.path.isfile(os.path.join(config.asmevo_npm_dir, "node_modules",
 # find no GPU are unsupported there.
 if os.path.exists("/dev/kfd"):
     config.available_features.add("amdgpu")
+
+# Debian's librocrand.so.1 (package librocrand1 5.3.3-4), which
+# utils/install-deps.sh downloads once and unpacks into the cache: tests
+# never download it, and are unsupported without it.
+_rocrand = os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+    "asmevo", "librocrand1", "root", "usr", "lib", "x86_64-linux-gnu",
+    "librocrand.so.1.1")
+config.substitutions.append(("%librocrand", _rocrand))
+if os.path.isfile(_rocrand):
+    config.available_features.add("librocrand")

@@ -7,7 +7,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MathExtras.h"
+#include <algorithm>
 #include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace asmevo;
@@ -50,11 +52,19 @@ std::vector<uint8_t> asmevo::writeOffloadBundle(ArrayRef<BundleOutputEntry> E,
 }
 
 Expected<std::vector<uint8_t>>
-asmevo::compressOffloadBundle(ArrayRef<uint8_t> Uncompressed) {
-  bool Zstd = compression::zstd::isAvailable();
-  if (!Zstd && !compression::zlib::isAvailable())
-    return createStringError("LLVM was built without zstd and zlib: cannot "
-                             "write a compressed bundle");
+asmevo::compressOffloadBundle(ArrayRef<uint8_t> Uncompressed, uint16_t Version,
+                              std::optional<uint16_t> Method) {
+  bool Zstd = Method ? *Method == 1 : compression::zstd::isAvailable();
+  if (Method && *Method > 1)
+    return createStringError("unknown compression method " + Twine(*Method));
+  if (Zstd ? !compression::zstd::isAvailable()
+           : !compression::zlib::isAvailable())
+    return createStringError(Twine("LLVM was built without ") +
+                             (Zstd ? "zstd" : "zlib") +
+                             ": cannot write this compressed bundle");
+  if (Version < 1 || Version > 3)
+    return createStringError("cannot write compressed bundle version " +
+                             Twine(Version));
   SmallVector<uint8_t, 0> Stream;
   if (Zstd)
     compression::zstd::compress(Uncompressed, Stream,
@@ -66,14 +76,32 @@ asmevo::compressOffloadBundle(ArrayRef<uint8_t> Uncompressed) {
   Hasher.update(Uncompressed);
   MD5::MD5Result Digest;
   Hasher.final(Digest);
-  std::vector<uint8_t> Out(8 + 24 + Stream.size());
+  // The header layouts of clang/docs/ClangOffloadBundler.rst: version 1
+  // has no total size and 32-bit sizes, version 2 32-bit sizes, version 3
+  // 64-bit ones.
+  uint64_t Header = Version == 1 ? 20 : Version == 2 ? 24 : 32;
+  std::vector<uint8_t> Out(Header + Stream.size());
+  if (Version < 3 && (Out.size() > UINT32_MAX || Uncompressed.size() > UINT32_MAX))
+    return createStringError("bundle too large for compressed bundle version " +
+                             Twine(Version));
   memcpy(Out.data(), "CCOB", 4);
-  support::endian::write16le(Out.data() + 4, 3);
+  support::endian::write16le(Out.data() + 4, Version);
   support::endian::write16le(Out.data() + 6, Zstd ? 1 : 0);
-  support::endian::write64le(Out.data() + 8, Out.size());
-  support::endian::write64le(Out.data() + 16, Uncompressed.size());
-  support::endian::write64le(Out.data() + 24, Digest.low());
-  memcpy(Out.data() + 32, Stream.data(), Stream.size());
+  uint8_t *P = Out.data() + 8;
+  if (Version == 1) {
+    support::endian::write32le(P, Uncompressed.size());
+    P += 4;
+  } else if (Version == 2) {
+    support::endian::write32le(P, Out.size());
+    support::endian::write32le(P + 4, Uncompressed.size());
+    P += 8;
+  } else {
+    support::endian::write64le(P, Out.size());
+    support::endian::write64le(P + 8, Uncompressed.size());
+    P += 16;
+  }
+  support::endian::write64le(P, Digest.low());
+  memcpy(Out.data() + Header, Stream.data(), Stream.size());
   return Out;
 }
 
@@ -95,11 +123,120 @@ static std::string compressedToFitWarning(StringRef Where, uint64_t Start,
       .str();
 }
 
+namespace {
+/// Where one entry's payload offset and size fields are in its bundle.
+struct EntryFields {
+  uint64_t FieldPos; ///< Of the offset; the size follows.
+  uint64_t Offset, Size;
+};
+} // namespace
+
+/// The entry headers of the uncompressed bundle at the start of \p B, in
+/// header order (the order readOffloadBundles returns them in).
+static std::optional<std::vector<EntryFields>>
+entryFields(ArrayRef<uint8_t> B) {
+  using namespace support::endian;
+  if (B.size() < Magic.size() + 8)
+    return std::nullopt;
+  uint64_t N = read64le(B.data() + Magic.size());
+  uint64_t Pos = Magic.size() + 8;
+  std::vector<EntryFields> Out;
+  for (uint64_t I = 0; I < N; ++I) {
+    if (B.size() - Pos < 24)
+      return std::nullopt;
+    EntryFields F{Pos, read64le(B.data() + Pos), read64le(B.data() + Pos + 8)};
+    uint64_t IdLen = read64le(B.data() + Pos + 16);
+    Pos += 24;
+    if (IdLen > B.size() - Pos)
+      return std::nullopt;
+    Pos += IdLen;
+    Out.push_back(F);
+  }
+  return Out;
+}
+
+/// Where the header or the last payload of the uncompressed bundle at the
+/// start of \p B ends.
+static uint64_t bundleEnd(ArrayRef<uint8_t> B) {
+  auto Fields = entryFields(B);
+  if (!Fields)
+    return B.size();
+  uint64_t End = Fields->empty() ? 0 : Fields->back().FieldPos + 24;
+  for (const EntryFields &F : *Fields)
+    End = std::max(End, F.Offset + F.Size);
+  return std::min<uint64_t>(End, B.size());
+}
+
+/// \p Bundle (one uncompressed bundle, then whatever room follows it, all
+/// of which the caller may use) with the payloads \p Entries of \p Group
+/// replaced by \p NewData where that is non-empty, each written at its
+/// original offset: only the payload and its size field change, so every
+/// other entry keeps its offset and bytes. Nullopt when a payload does not
+/// fit before the next payload (or, with \p Bounded, the end of
+/// \p Bundle), or would cover non-zero bytes.
+static std::optional<std::vector<uint8_t>>
+replaceInSlots(ArrayRef<uint8_t> Bundle, ArrayRef<BundleEntry> Entries,
+               ArrayRef<unsigned> Group, ArrayRef<std::vector<uint8_t>> NewData,
+               bool Bounded) {
+  auto Fields = entryFields(Bundle);
+  if (!Fields || Fields->size() != Group.size())
+    return std::nullopt;
+  std::vector<uint8_t> Out(Bundle.begin(), Bundle.end());
+  for (unsigned K = 0; K < Group.size(); ++K) {
+    unsigned I = Group[K];
+    if (I >= NewData.size() || NewData[I].empty())
+      continue;
+    const EntryFields &F = (*Fields)[K];
+    if (F.Size != Entries[I].Data.size())
+      return std::nullopt;
+    uint64_t SlotEnd = Bounded ? Bundle.size() : UINT64_MAX;
+    for (unsigned J = 0; J < Fields->size(); ++J)
+      if (J != K && (*Fields)[J].Size && (*Fields)[J].Offset >= F.Offset)
+        SlotEnd = std::min(SlotEnd, (*Fields)[J].Offset);
+    uint64_t NewSize = NewData[I].size();
+    if (NewSize > SlotEnd - F.Offset)
+      return std::nullopt;
+    uint64_t OldEnd = F.Offset + F.Size, NewEnd = F.Offset + NewSize;
+    if (NewEnd > Out.size())
+      Out.resize(NewEnd, 0);
+    if (NewEnd > OldEnd &&
+        std::any_of(Out.begin() + OldEnd, Out.begin() + NewEnd,
+                    [](uint8_t B) { return B != 0; }))
+      return std::nullopt;
+    std::fill(Out.begin() + F.Offset, Out.begin() + std::max(OldEnd, NewEnd),
+              0);
+    std::copy(NewData[I].begin(), NewData[I].end(), Out.begin() + F.Offset);
+    support::endian::write64le(Out.data() + F.FieldPos + 8, NewSize);
+  }
+  return Out;
+}
+
+/// The uncompressed bytes of \p Group's bundle with the new payloads: in
+/// their slots when they fit, else laid out afresh at the original payload
+/// alignment (later entries move; their bytes do not change).
+static std::vector<uint8_t>
+rebuildBundle(ArrayRef<uint8_t> Original, ArrayRef<BundleEntry> Entries,
+              ArrayRef<unsigned> Group, ArrayRef<std::vector<uint8_t>> NewData,
+              bool Bounded) {
+  if (auto InSlots = replaceInSlots(Original, Entries, Group, NewData, Bounded))
+    return std::move(*InSlots);
+  std::vector<BundleOutputEntry> Outs;
+  for (unsigned I : Group)
+    Outs.push_back({Entries[I].Id, I < NewData.size() && !NewData[I].empty()
+                                       ? ArrayRef<uint8_t>(NewData[I])
+                                       : Entries[I].Data});
+  uint64_t Align = 4096;
+  for (unsigned I : Group)
+    if (!Entries[I].Data.empty())
+      Align = std::min<uint64_t>(Align, Entries[I].Offset & -Entries[I].Offset);
+  return writeOffloadBundle(Outs, std::max<uint64_t>(Align, 1));
+}
+
 Expected<std::vector<uint8_t>>
 asmevo::rewriteBundles(ArrayRef<uint8_t> Region, ArrayRef<BundleEntry> Entries,
                        ArrayRef<std::vector<uint8_t>> NewData, StringRef Where,
                        bool AllowGrowth, uint64_t Slack,
-                       InPlaceRewriteNotes *Notes) {
+                       InPlaceRewriteNotes *Notes, bool AllowCompress) {
   if (AllowGrowth)
     Slack = 0;
   // Entries grouped by the bundle they came from, in file order.
@@ -121,42 +258,57 @@ asmevo::rewriteBundles(ArrayRef<uint8_t> Region, ArrayRef<BundleEntry> Entries,
       Grown.resize(At, 0);
     }
     bool Touched = false;
-    std::vector<BundleOutputEntry> Outs;
-    for (unsigned I : It->second) {
+    for (unsigned I : It->second)
       Touched |= I < NewData.size() && !NewData[I].empty();
-      Outs.push_back({Entries[I].Id, I < NewData.size() && !NewData[I].empty()
-                                         ? ArrayRef<uint8_t>(NewData[I])
-                                         : Entries[I].Data});
-    }
     if (!Touched) {
       if (AllowGrowth)
         Grown.insert(Grown.end(), Region.begin() + Start,
                      Region.begin() + Limit);
       continue;
     }
-    // Keep the original payload alignment where it is visible.
-    uint64_t Align = 4096;
-    for (unsigned I : It->second)
-      if (!Entries[I].Data.empty() && !Entries[I].WasCompressed)
-        Align =
-            std::min<uint64_t>(Align, Entries[I].Offset & -Entries[I].Offset);
-    std::vector<uint8_t> B =
-        writeOffloadBundle(Outs, std::max<uint64_t>(Align, 1));
-    bool WasCompressed = Entries[It->second.front()].WasCompressed;
+    const BundleEntry &Head = Entries[It->second.front()];
+    bool WasCompressed = Head.WasCompressed;
+    if (std::next(It) == ByBundle.end())
+      Limit += Slack;
+    uint64_t Available = Limit - Start;
+    std::vector<uint8_t> B;
     if (WasCompressed) {
-      auto C = compressOffloadBundle(B);
+      // The decompressed bundle is free to grow: only what it compresses
+      // to has to fit. Same format version and method as the original.
+      B = rebuildBundle(*Head.Storage, Entries, It->second, NewData,
+                        /*Bounded=*/false);
+      auto C = compressOffloadBundle(B, Head.CompressedVersion,
+                                     Head.CompressionMethod);
       if (!C)
         return C.takeError();
       B = std::move(*C);
+    } else {
+      ArrayRef<uint8_t> Room =
+          AllowGrowth ? Region.slice(Start, Limit - Start)
+                      : ArrayRef<uint8_t>(Out).slice(Start, Available);
+      B = rebuildBundle(Room, Entries, It->second, NewData,
+                        /*Bounded=*/!AllowGrowth);
+      // The room after the last payload that the original region did not
+      // use is not part of the bundle (the section grows only as needed).
+      if (!AllowGrowth)
+        B.resize(std::max(bundleEnd(B),
+                          std::min<uint64_t>(B.size(), Region.size() - Start)));
     }
     if (AllowGrowth) {
       Grown.insert(Grown.end(), B.begin(), B.end());
       continue;
     }
-    if (std::next(It) == ByBundle.end())
-      Limit += Slack;
-    uint64_t Available = Limit - Start;
     if (B.size() > Available && !WasCompressed) {
+      if (!AllowCompress)
+        return createStringError(
+            formatv("{0}+{1:x}: the rebuilt bundle needs {2} bytes but only "
+                    "{3} are available (its payload slots, the padding up to "
+                    "the next bundle and the zero padding after the "
+                    "section): nothing was written; --allow-compress would "
+                    "write it compressed (CCOB version 3), which only HIP "
+                    "runtimes that read compressed bundles can load",
+                    Where, Start, B.size(), Available)
+                .str());
       // Compressing is the one way to fit without moving anything else of
       // the host file; it changes only which runtimes can load it.
       auto C = compressOffloadBundle(B);
@@ -192,7 +344,8 @@ Expected<std::vector<uint8_t>>
 asmevo::rewriteHostFatbin(StringRef Bytes, StringRef FileName,
                           ArrayRef<BundleEntry> Entries,
                           ArrayRef<std::vector<uint8_t>> NewData,
-                          std::vector<std::string> &Warnings) {
+                          std::vector<std::string> &Warnings,
+                          bool AllowCompress) {
   auto Sec = findHipFatbinSection(Bytes, FileName);
   if (!Sec)
     return Sec.takeError();
@@ -204,7 +357,7 @@ asmevo::rewriteHostFatbin(StringRef Bytes, StringRef FileName,
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Sec->Contents.data()),
                         Size),
       Entries, NewData, (FileName + ": .hip_fatbin").str(),
-      /*AllowGrowth=*/false, Slack, &Notes);
+      /*AllowGrowth=*/false, Slack, &Notes, AllowCompress);
   if (!Region)
     return Region.takeError();
   std::vector<uint8_t> Out(Bytes.begin(), Bytes.end());

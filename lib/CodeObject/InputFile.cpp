@@ -92,6 +92,8 @@ fromBundles(Expected<std::vector<BundleEntry>> Entries, StringRef Path) {
     if (Error Err = checkEntryTarget(E, D, C.Name))
       return std::move(Err);
     C.Bytes.assign(E.Data.begin(), E.Data.end());
+    C.EntryIndex = I - 1;
+    C.TargetID = E.TargetID;
     Out.push_back(std::move(C));
   }
   if (Out.empty())

@@ -403,6 +403,8 @@ Expected<ParsedBundle> parseCompressedBundle(StringRef Buf,
     return Parsed.takeError();
   for (BundleEntry &E : Parsed->Entries) {
     E.WasCompressed = true;
+    E.CompressedVersion = *Version;
+    E.CompressionMethod = *Method;
     E.Storage = Storage;
   }
   Parsed->Size = TotalSize;

@@ -3,6 +3,10 @@
 #include "asmevo/CodeObject/BundleWriter.h"
 #include "asmevo/CodeObject/HostBinary.h"
 #include "asmevo/CodeObject/OffloadBundle.h"
+#include "asmevo/CodeObject/TargetInfo.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/Endian.h"
 #include "asmevo/Emit/AsmText.h"
 #include "asmevo/Emit/Rebuild.h"
 #include "llvm/Support/FileSystem.h"
@@ -53,6 +57,7 @@ Expected<RewriteInput> loadRewriteInput(StringRef Path,
     if (!LM)
       return LM.takeError();
     In.Modules.push_back(std::move(*LM));
+    In.ModuleEntries.push_back(0);
     return std::move(In);
   }
   Expected<std::vector<InputCodeObject>> COs = std::vector<InputCodeObject>();
@@ -60,13 +65,36 @@ Expected<RewriteInput> loadRewriteInput(StringRef Path,
     auto Linked = assembleAndLink(Bytes, Path);
     if (!Linked)
       return Linked.takeError();
-    COs->push_back({Path.str(), std::move(*Linked)});
+    COs->push_back({Path.str(), std::move(*Linked), 0, ""});
   } else {
     COs = extractCodeObjects(Bytes, Path);
   }
   if (!COs)
     return COs.takeError();
   for (InputCodeObject &ICO : *COs) {
+    // In a container, a target we do not optimize is carried along: a
+    // library is built for every GPU it supports, and the others are not
+    // ours to refuse.
+    if (In.isContainer()) {
+      StringRef D(reinterpret_cast<const char *>(ICO.Bytes.data()),
+                  ICO.Bytes.size());
+      auto TI = D.size() >= 64
+                    ? TargetInfo::fromELF(
+                          support::endian::read32le(D.data() + 48),
+                          uint8_t(D[ELF::EI_OSABI]),
+                          uint8_t(D[ELF::EI_ABIVERSION]))
+                    : Expected<TargetInfo>(createStringError("truncated"));
+      if (!TI) {
+        PassThroughObject P;
+        P.Name = ICO.Name;
+        P.TargetID = ICO.TargetID;
+        P.Reason = toString(TI.takeError());
+        P.EntryIndex = ICO.EntryIndex;
+        P.Bytes = std::move(ICO.Bytes);
+        In.PassThrough.push_back(std::move(P));
+        continue;
+      }
+    }
     auto CO = CodeObject::create(ArrayRef<uint8_t>(ICO.Bytes), ICO.Name);
     if (!CO)
       return CO.takeError();
@@ -74,6 +102,7 @@ Expected<RewriteInput> loadRewriteInput(StringRef Path,
     if (!LM)
       return LM.takeError();
     In.Modules.push_back(std::move(*LM));
+    In.ModuleEntries.push_back(ICO.EntryIndex);
   }
   return std::move(In);
 }
@@ -81,29 +110,32 @@ Expected<RewriteInput> loadRewriteInput(StringRef Path,
 Expected<std::vector<uint8_t>>
 writeContainer(const RewriteInput &In,
                ArrayRef<std::optional<std::vector<uint8_t>>> NewObjects,
-               std::vector<std::string> &Warnings) {
+               std::vector<std::string> &Warnings, bool AllowCompress) {
   StringRef Bytes = In.bytes();
+  if (NewObjects.size() != In.Modules.size())
+    return createStringError(In.Path + ": expected " +
+                             Twine(In.Modules.size()) + " code objects, got " +
+                             Twine(NewObjects.size()));
+  // Nothing changed means nothing changed: not even a relayout.
+  if (llvm::none_of(NewObjects, [](const auto &N) { return N.has_value(); }))
+    return std::vector<uint8_t>(Bytes.begin(), Bytes.end());
   auto Entries = In.Kind == InputKind::HostBinary
                      ? readHostFatbin(Bytes, In.Path)
                      : readOffloadBundles(Bytes, In.Path);
   if (!Entries)
     return Entries.takeError();
   std::vector<std::vector<uint8_t>> NewData(Entries->size());
-  unsigned Next = 0;
-  for (unsigned I = 0; I < Entries->size(); ++I) {
-    const auto &D = (*Entries)[I].Data;
-    if (!isAMDGPUCodeObject(
-            StringRef(reinterpret_cast<const char *>(D.data()), D.size())))
-      continue;
-    if (Next >= NewObjects.size())
+  for (unsigned I = 0; I < NewObjects.size(); ++I) {
+    unsigned E = In.ModuleEntries[I];
+    if (E >= Entries->size())
       return createStringError(In.Path + ": bundle entries changed under us");
-    const auto &New = NewObjects[Next++];
     // An empty entry tells the writers to keep the original bytes.
-    if (New)
-      NewData[I] = *New;
+    if (NewObjects[I])
+      NewData[E] = *NewObjects[I];
   }
   if (In.Kind == InputKind::HostBinary)
-    return rewriteHostFatbin(Bytes, In.Path, *Entries, NewData, Warnings);
+    return rewriteHostFatbin(Bytes, In.Path, *Entries, NewData, Warnings,
+                             AllowCompress);
   return rewriteBundles(
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bytes.data()),
                         Bytes.size()),
@@ -115,22 +147,49 @@ Error writeOutputFile(StringRef Path, StringRef Bytes, StringRef ModeFrom) {
     outs() << Bytes;
     return Error::success();
   }
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return createStringError(EC, "cannot open " + Path);
-  Out.os() << Bytes;
-  Out.os().close();
-  if (Out.os().has_error())
-    return createStringError(Out.os().error(), "cannot write " + Path);
+  // The temporary file is in the output's directory, so that the rename is
+  // atomic; an unwritable directory fails here, before anything exists.
+  auto Temp = sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
+  if (!Temp) {
+    std::error_code EC = errorToErrorCode(Temp.takeError());
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  }
+  auto Discard = [&](std::error_code EC, const Twine &What) {
+    consumeError(Temp->discard());
+    return createStringError(EC, What + " " + Path + ": " + EC.message());
+  };
+  {
+    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+    OS << Bytes;
+    OS.flush();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      return Discard(EC, "cannot write");
+    }
+  }
   if (!ModeFrom.empty()) {
     auto Perms = sys::fs::getPermissions(ModeFrom);
     if (Perms)
-      if (std::error_code PEC = sys::fs::setPermissions(Path, *Perms))
-        return createStringError(PEC, "cannot set the permissions of " + Path);
+      if (std::error_code PEC = sys::fs::setPermissions(Temp->FD, *Perms))
+        return Discard(PEC, "cannot set the permissions of");
   }
-  Out.keep();
+  if (Error E = Temp->keep(Path)) {
+    std::error_code EC = errorToErrorCode(std::move(E));
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  }
   return Error::success();
+}
+
+Error checkOutputWritable(StringRef Path) {
+  if (Path == "-")
+    return Error::success();
+  auto Temp = sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
+  if (!Temp) {
+    std::error_code EC = errorToErrorCode(Temp.takeError());
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  }
+  return Temp->discard();
 }
 
 } // namespace asmevo

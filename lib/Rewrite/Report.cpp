@@ -26,7 +26,7 @@ static std::string verdictText(const ModuleOutcome &M) {
 }
 
 void printRunReport(raw_ostream &OS, const RunReport &R) {
-  OS << "asmevo-opt: " << R.Input << " -> "
+  OS << R.Tool << ": " << R.Input << " -> "
      << (R.Output.empty() ? "-" : R.Output) << ", pipeline "
      << (R.Pipeline.empty() ? "(none)" : join(R.Pipeline, ","));
   OS << ", " << (R.Spec.empty() ? "no launch spec" : "spec " + R.Spec)
@@ -73,6 +73,10 @@ void printRunReport(raw_ostream &OS, const RunReport &R) {
              << A.Gate.Check << ": " << A.Gate.Reason << "\n";
     }
   }
+  for (const PassThroughObject &P : R.PassThrough)
+    OS << "\n" << P.Name << "\n  verdict:      passed through unchanged "
+       << "(target " << (P.TargetID.empty() ? "unknown" : P.TargetID)
+       << " not optimized by AsmEvo: " << P.Reason << ")\n";
   if (R.TrustStatic)
     OS << "\nnote: --trust-static: the kept candidates were not executed or "
           "timed\n";
@@ -142,13 +146,19 @@ json::Value runReportJSON(const RunReport &R) {
         {"pass_stats", std::move(Stats)},
         {"attempts", std::move(Attempts)}});
   }
+  json::Array Passed;
+  for (const PassThroughObject &P : R.PassThrough)
+    Passed.push_back(json::Object{{"code_object", P.Name},
+                                  {"target_id", P.TargetID},
+                                  {"reason", P.Reason}});
   return json::Object{{"asmevo_optimize_report", 1},
                       {"input", R.Input},
                       {"output", R.Output},
                       {"spec", R.Spec},
                       {"pipeline", strings(R.Pipeline)},
                       {"trust_static", R.TrustStatic},
-                      {"code_objects", std::move(Mods)}};
+                      {"code_objects", std::move(Mods)},
+                      {"passed_through", std::move(Passed)}};
 }
 
 } // namespace asmevo

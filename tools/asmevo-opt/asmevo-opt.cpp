@@ -153,6 +153,12 @@ static cl::opt<bool> PatchInPlaceOpt(
     cl::desc("Write accepted edits as byte patches into the original object "
              "(only edits that move no instruction)"),
     cl::cat(Cat));
+static cl::opt<bool> AllowCompress(
+    "allow-compress",
+    cl::desc("In a HIP host binary, write an uncompressed bundle that no "
+             "longer fits its space compressed (CCOB version 3; needs a HIP "
+             "runtime that reads it) instead of failing"),
+    cl::cat(Cat));
 static cl::opt<bool> Quiet("quiet", cl::desc("Do not print the report"),
                            cl::cat(Cat));
 static cl::opt<bool> NoAnalysisCache(
@@ -293,7 +299,7 @@ struct DriverOptions {
   EmitKind EmitK = EmitKind::Obj;
   bool Gated = false, TrustStatic = false, PassStats = false,
        Subsets = true, Quiet = false, VerifyEach = false, Reduce = false,
-       PatchInPlace = false;
+       PatchInPlace = false, AllowCompress = false;
   unsigned Sensitivity = 8;
   std::string TimingConfig;
   std::vector<std::string> Kernels;
@@ -344,6 +350,7 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
   R.Spec = D.Spec;
   R.Pipeline = *Passes;
   R.TrustStatic = D.TrustStatic && !Spec;
+  R.PassThrough = In.PassThrough;
   std::vector<std::optional<std::vector<uint8_t>>> NewObjects;
   for (auto &LM : In.Modules) {
     if (!D.Quiet && In.Modules.size() > 1)
@@ -362,7 +369,7 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
   std::string OutBytes;
   if (In.isContainer()) {
     std::vector<std::string> Warnings;
-    auto Bytes = writeContainer(In, NewObjects, Warnings);
+    auto Bytes = writeContainer(In, NewObjects, Warnings, D.AllowCompress);
     if (!Bytes)
       return fail(toString(Bytes.takeError()));
     for (const std::string &W : Warnings)
@@ -464,6 +471,7 @@ int main(int argc, char **argv) {
   D.Quiet = Quiet;
   D.Reduce = Reduce;
   D.PatchInPlace = PatchInPlaceOpt;
+  D.AllowCompress = AllowCompress;
   D.VerifyEach = VerifyEach;
   D.Sensitivity = Sensitivity;
   D.TimingConfig = TimingConfig;
@@ -535,30 +543,40 @@ int main(int argc, char **argv) {
   PO.PrintStream = &errs();
   PO.Record = editRecorder();
   std::vector<PassStat> Stats;
-  if (D.PassStats)
-    PO.Stats = &Stats;
-  for (auto &LM : *LMs)
+  PO.Stats = &Stats;
+  // Per module: did a pass change it? In a container, one no pass changed
+  // keeps its original bytes (no identity relink).
+  std::vector<bool> Edited(LMs->size(), false);
+  for (unsigned I = 0; I < LMs->size(); ++I)
     if (!D.Pipeline.empty()) {
+      LiftedModule &LM = *(*LMs)[I];
       Stats.clear();
-      if (Error E = runPipeline(*LM, D.Pipeline, PO))
+      if (Error E = runPipeline(LM, D.Pipeline, PO))
         return fail(toString(std::move(E)));
+      Edited[I] = llvm::any_of(
+          Stats, [](const PassStat &S) { return S.FunctionsChanged > 0; });
       if (D.PassStats)
-        printPassStats(errs(), LM->original().name(), Stats);
+        printPassStats(errs(), LM.original().name(), Stats);
     }
   if (Error E = writeRecordedEdits())
     return fail(toString(std::move(E)));
 
   std::string Out = D.Out.empty() ? "-" : D.Out;
   if (D.EmitK == EmitKind::Obj && In.isContainer()) {
-    std::vector<std::optional<std::vector<uint8_t>>> NewObjects;
-    for (auto &LM : *LMs) {
-      auto R = rebuild(*LM);
+    std::vector<std::optional<std::vector<uint8_t>>> NewObjects(LMs->size());
+    for (unsigned I = 0; I < LMs->size(); ++I) {
+      if (!Edited[I])
+        continue;
+      auto R = rebuild(*(*LMs)[I]);
       if (!R)
         return fail(toString(R.takeError()));
-      NewObjects.push_back(std::move(R->Linked));
+      NewObjects[I] = std::move(R->Linked);
     }
+    for (const PassThroughObject &P : In.PassThrough)
+      errs() << "asmevo-opt: " << P.Name << ": passed through unchanged ("
+             << P.Reason << ")\n";
     std::vector<std::string> Warnings;
-    auto Bytes = writeContainer(In, NewObjects, Warnings);
+    auto Bytes = writeContainer(In, NewObjects, Warnings, D.AllowCompress);
     if (!Bytes)
       return fail(toString(Bytes.takeError()));
     for (const std::string &W : Warnings)

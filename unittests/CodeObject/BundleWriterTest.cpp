@@ -16,6 +16,7 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/ObjectYAML/yaml2obj.h"
 #include "llvm/Support/Compression.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
@@ -77,8 +78,20 @@ TEST(BundleWriterTest, OutgrownUncompressedBundleIsCompressed) {
   std::vector<std::vector<uint8_t>> NewData(Entries->size());
   NewData[1] = std::vector<uint8_t>(4100, 9);
   InPlaceRewriteNotes Notes;
+  // Only when asked: compressing changes which runtimes can load it.
+  auto Refused =
+      rewriteBundles(Region, *Entries, NewData, "lib.so: .hip_fatbin",
+                     /*AllowGrowth=*/false, /*Slack=*/0, &Notes);
+  ASSERT_FALSE(bool(Refused));
+  EXPECT_TRUE(StringRef(toString(Refused.takeError()))
+                  .contains(formatv("lib.so: .hip_fatbin+0x0: the rebuilt "
+                                    "bundle needs {0} bytes but only {1} are "
+                                    "available",
+                                    Region.size() + 100, Region.size())
+                                .str()));
   auto Out = rewriteBundles(Region, *Entries, NewData, "lib.so: .hip_fatbin",
-                            /*AllowGrowth=*/false, /*Slack=*/0, &Notes);
+                            /*AllowGrowth=*/false, /*Slack=*/0, &Notes,
+                            /*AllowCompress=*/true);
   ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
   EXPECT_EQ(Out->size(), Region.size());
   EXPECT_TRUE(asString(*Out).starts_with("CCOB"));
@@ -105,7 +118,8 @@ TEST(BundleWriterTest, IncompressibleGrowthIsAnError) {
   NewData[1] = randomBytes(4100, 2);
   InPlaceRewriteNotes Notes;
   auto Out = rewriteBundles(Region, *Entries, NewData, "lib.so: .hip_fatbin",
-                            /*AllowGrowth=*/false, /*Slack=*/16, &Notes);
+                            /*AllowGrowth=*/false, /*Slack=*/16, &Notes,
+                            /*AllowCompress=*/true);
   ASSERT_FALSE(bool(Out));
   std::string Msg = toString(Out.takeError());
   EXPECT_TRUE(StringRef(Msg).starts_with(
@@ -178,6 +192,58 @@ TEST(BundleWriterTest, BundleFilesStillGrow) {
   ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
   EXPECT_EQ(Out->size(), Region.size() + 500);
   EXPECT_EQ(devicePayload(*Out), NewData[1]);
+}
+
+TEST(BundleWriterTest, PayloadThatFitsItsSlotMovesNothingElse) {
+  // Payloads 4 KiB aligned, as hipcc writes them: the first device entry
+  // may grow into its padding, and the second keeps its offset and bytes.
+  std::vector<uint8_t> A = randomBytes(3000, 20), B = randomBytes(3000, 21);
+  std::vector<uint8_t> Region = writeOffloadBundle(
+      {{HostId.str(), {}}, {DeviceId.str(), A},
+       {"hipv4-amdgcn-amd-amdhsa--gfx90a", B}},
+      /*Align=*/4096);
+  auto Entries = readOffloadBundles(asString(Region), "in");
+  ASSERT_TRUE(bool(Entries)) << toString(Entries.takeError());
+  std::vector<std::vector<uint8_t>> NewData(Entries->size());
+  NewData[1] = randomBytes(3100, 22);
+  auto Out = rewriteBundles(Region, *Entries, NewData, "a.out: .hip_fatbin",
+                            /*AllowGrowth=*/false);
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  ASSERT_EQ(Out->size(), Region.size());
+  auto New = readOffloadBundles(asString(*Out), "out");
+  ASSERT_TRUE(bool(New)) << toString(New.takeError());
+  EXPECT_EQ((*New)[1].Offset, (*Entries)[1].Offset);
+  EXPECT_EQ(std::vector<uint8_t>((*New)[1].Data.begin(), (*New)[1].Data.end()),
+            NewData[1]);
+  EXPECT_EQ((*New)[2].Offset, (*Entries)[2].Offset);
+  // Everything from the second payload on is the original's.
+  EXPECT_TRUE(std::equal(Region.begin() + (*Entries)[2].Offset, Region.end(),
+                         Out->begin() + (*Entries)[2].Offset));
+}
+
+TEST(BundleWriterTest, CompressedBundleKeepsItsVersionAndMethod) {
+  std::vector<uint8_t> Inner = bundleOf(std::vector<uint8_t>(4000, 7));
+  for (uint16_t Version : {1, 2, 3})
+    for (uint16_t Method : {0, 1}) {
+      if (Method == 1 ? !haveZstd() : !compression::zlib::isAvailable())
+        continue;
+      SCOPED_TRACE(formatv("version {0} method {1}", Version, Method).str());
+      auto C = compressOffloadBundle(Inner, Version, Method);
+      ASSERT_TRUE(bool(C)) << toString(C.takeError());
+      std::vector<uint8_t> Region = *C;
+      Region.resize(Region.size() + 256, 0);
+      auto Entries = readOffloadBundles(asString(Region), "in");
+      ASSERT_TRUE(bool(Entries)) << toString(Entries.takeError());
+      EXPECT_EQ((*Entries)[1].CompressedVersion, Version);
+      std::vector<std::vector<uint8_t>> NewData(Entries->size());
+      NewData[1] = std::vector<uint8_t>(4010, 8);
+      auto Out = rewriteBundles(Region, *Entries, NewData, "a.out",
+                                /*AllowGrowth=*/false);
+      ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+      EXPECT_EQ(support::endian::read16le(Out->data() + 4), Version);
+      EXPECT_EQ(support::endian::read16le(Out->data() + 6), Method);
+      EXPECT_EQ(devicePayload(*Out), NewData[1]);
+    }
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,11 +2,14 @@
 //
 // The output side of OffloadBundle.h / HostBinary.h: a bundle file or a
 // host binary whose device code objects were rebuilt. Bundles are written
-// as their originals were (uncompressed, or compressed as CCOB version 3),
-// each in the slot its original occupied, so that every other byte of a
-// host binary stays. In a host binary an uncompressed bundle that outgrows
-// its slot is written compressed instead, and the last bundle may use the
-// zero padding after .hip_fatbin.
+// as their originals were (uncompressed, or compressed with the original's
+// CCOB format version and method), each in the space its original
+// occupied, so that every other byte of a host binary stays: a new payload
+// goes into its entry's slot (the original offset, up to the next payload)
+// when it fits, so that the other entries keep their offsets too; else the
+// bundle is laid out afresh at its payload alignment. The last bundle may
+// use the zero padding after .hip_fatbin. An uncompressed bundle that still
+// does not fit is an error, unless compressing it is allowed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_CODEOBJECT_BUNDLEWRITER_H
@@ -15,6 +18,7 @@
 #include "asmevo/CodeObject/OffloadBundle.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,11 +33,14 @@ struct BundleOutputEntry {
 std::vector<uint8_t> writeOffloadBundle(llvm::ArrayRef<BundleOutputEntry> E,
                                         uint64_t Align = 4096);
 
-/// A compressed ("CCOB" version 3) bundle holding \p Uncompressed: zstd
-/// when LLVM has it, else zlib; the header's hash is the low 64 bits of the
-/// MD5 of the uncompressed bundle, as clang-offload-bundler writes it.
+/// A compressed ("CCOB") bundle of format \p Version (1, 2 or 3) holding
+/// \p Uncompressed, with \p Method (0 zlib, 1 zstd; default: zstd when LLVM
+/// has it, else zlib); the header's hash is the low 64 bits of the MD5 of
+/// the uncompressed bundle, as clang-offload-bundler writes it.
 llvm::Expected<std::vector<uint8_t>>
-compressOffloadBundle(llvm::ArrayRef<uint8_t> Uncompressed);
+compressOffloadBundle(llvm::ArrayRef<uint8_t> Uncompressed,
+                      uint16_t Version = 3,
+                      std::optional<uint16_t> Method = std::nullopt);
 
 /// What an in-place rewrite did beyond replacing payloads.
 struct InPlaceRewriteNotes {
@@ -56,18 +63,20 @@ struct InPlaceRewriteNotes {
 llvm::Expected<std::vector<uint8_t>> rewriteBundles(
     llvm::ArrayRef<uint8_t> Region, llvm::ArrayRef<BundleEntry> Entries,
     llvm::ArrayRef<std::vector<uint8_t>> NewData, llvm::StringRef Where,
-    bool AllowGrowth, uint64_t Slack = 0, InPlaceRewriteNotes *Notes = nullptr);
+    bool AllowGrowth, uint64_t Slack = 0, InPlaceRewriteNotes *Notes = nullptr,
+    bool AllowCompress = false);
 
 /// The host binary \p Bytes (named \p FileName) with the bundles of its
 /// .hip_fatbin rewritten in place as rewriteBundles does: nothing else
 /// moves. The section may grow into the zero padding after it (its sh_size
-/// follows); bundles written compressed to fit are reported, one line each,
-/// in \p Warnings.
+/// follows); with \p AllowCompress, bundles written compressed to fit are
+/// reported, one line each, in \p Warnings.
 llvm::Expected<std::vector<uint8_t>>
 rewriteHostFatbin(llvm::StringRef Bytes, llvm::StringRef FileName,
                   llvm::ArrayRef<BundleEntry> Entries,
                   llvm::ArrayRef<std::vector<uint8_t>> NewData,
-                  std::vector<std::string> &Warnings);
+                  std::vector<std::string> &Warnings,
+                  bool AllowCompress = false);
 
 } // namespace asmevo
 

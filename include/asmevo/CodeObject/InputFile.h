@@ -23,6 +23,12 @@ enum class InputKind { CodeObject, OffloadBundle, HostBinary, MIR, Assembly,
 struct InputCodeObject {
   std::string Name;             ///< For messages.
   std::vector<uint8_t> Bytes;   ///< The code object image.
+  /// Index of its entry in the container's entry list (readOffloadBundles
+  /// or readHostFatbin order); 0 for a lone code object.
+  unsigned EntryIndex = 0;
+  /// The bundle entry's target id ("gfx1030", "gfx90a:xnack-"); empty for
+  /// a lone code object.
+  std::string TargetID;
 };
 
 InputKind classifyInput(llvm::StringRef Path, llvm::StringRef Bytes);

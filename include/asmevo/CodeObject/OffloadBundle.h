@@ -59,6 +59,10 @@ struct BundleEntry {
   uint64_t BundleOffset = 0;
   /// True if the bundle holding this entry was a compressed ("CCOB") bundle.
   bool WasCompressed = false;
+  /// Of a compressed bundle: its header's format version (1, 2 or 3) and
+  /// method (0 zlib, 1 zstd), which a rewrite keeps.
+  uint16_t CompressedVersion = 0;
+  uint16_t CompressionMethod = 0;
   /// Owns the decompressed bundle when WasCompressed; shared by all entries of
   /// that bundle. Null for entries of uncompressed bundles.
   std::shared_ptr<std::vector<uint8_t>> Storage;

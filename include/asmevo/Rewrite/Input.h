@@ -22,12 +22,26 @@
 
 namespace asmevo {
 
+/// A code object of a container whose target AsmEvo does not optimize
+/// (gfx8, gfx10, gfx11, ...): it is not lifted and keeps its bytes.
+struct PassThroughObject {
+  std::string Name;     ///< "file:#2(hipv4-amdgcn-amd-amdhsa--gfx1030)"
+  std::string TargetID; ///< From the bundle entry: "gfx1030"
+  std::string Reason;   ///< Why it is not optimized.
+  unsigned EntryIndex = 0;
+  std::vector<uint8_t> Bytes;
+};
+
 struct RewriteInput {
   std::string Path;
   InputKind Kind = InputKind::Unknown;
   std::unique_ptr<llvm::MemoryBuffer> Buffer;
   /// One per AMDGPU code object, in file order.
   std::vector<std::unique_ptr<LiftedModule>> Modules;
+  /// Parallel to Modules: the container entry each came from.
+  std::vector<unsigned> ModuleEntries;
+  /// Code objects of targets not optimized, in file order.
+  std::vector<PassThroughObject> PassThrough;
 
   llvm::StringRef bytes() const { return Buffer->getBuffer(); }
   bool isContainer() const {
@@ -45,17 +59,27 @@ llvm::Expected<std::vector<uint8_t>> assembleAndLink(llvm::StringRef Text,
                                                      llvm::StringRef Path);
 
 /// \p In's container with module I's code object replaced by
-/// \p NewObjects[I]; a module whose entry is nullopt keeps its bytes.
+/// \p NewObjects[I]; a module whose entry is nullopt keeps its bytes, and
+/// when no module changed the result is the input, byte for byte. An
+/// edited object must fit where its original was (BundleWriter.h); with
+/// \p AllowCompress an uncompressed bundle that does not is written
+/// compressed, with a warning.
 llvm::Expected<std::vector<uint8_t>>
 writeContainer(const RewriteInput &In,
                llvm::ArrayRef<std::optional<std::vector<uint8_t>>> NewObjects,
-               std::vector<std::string> &Warnings);
+               std::vector<std::string> &Warnings, bool AllowCompress = false);
 
-/// Writes \p Bytes to \p Path atomically (nothing is left behind on
-/// error); "-" is stdout. \p ModeFrom: copy that file's permission bits (a
-/// rewritten HIP executable must stay executable).
+/// Writes \p Bytes to \p Path atomically: into a temporary file next to
+/// it, renamed over \p Path only when complete, so that a failure leaves
+/// neither a partial file nor a changed one behind; "-" is stdout.
+/// \p ModeFrom: copy that file's permission bits (a rewritten HIP
+/// executable must stay executable).
 llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Bytes,
                             llvm::StringRef ModeFrom = "");
+
+/// Fails, naming \p Path and why, when writeOutputFile could not write it:
+/// checked before a long job rather than after it.
+llvm::Error checkOutputWritable(llvm::StringRef Path);
 
 } // namespace asmevo
 

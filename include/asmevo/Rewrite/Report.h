@@ -9,6 +9,7 @@
 #ifndef ASMEVO_REWRITE_REPORT_H
 #define ASMEVO_REWRITE_REPORT_H
 
+#include "asmevo/Rewrite/Input.h"
 #include "asmevo/Rewrite/Optimizer.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,10 +17,13 @@
 namespace asmevo {
 
 struct RunReport {
+  std::string Tool = "asmevo-opt";
   std::string Input, Output, Spec;
   std::vector<std::string> Pipeline;
   bool TrustStatic = false;
   std::vector<ModuleOutcome> Modules;
+  /// Code objects of targets AsmEvo does not optimize, kept as they were.
+  std::vector<PassThroughObject> PassThrough;
 };
 
 /// The terminal table.
