@@ -70,6 +70,10 @@ asmevo_tool(hipcc PACKAGE hipcc)
 # LLVM 15's bundler reads the old bundle ids (hipv4-...-gfx90a without the
 # empty environment) that clang-offload-bundler-22 refuses.
 asmevo_tool(clang-offload-bundler-15 PACKAGE clang-tools-15)
+# test/Install configures and builds a small project that uses the
+# installed CMake package.
+asmevo_tool(cmake PACKAGE cmake)
+asmevo_tool(ninja PACKAGE ninja-build)
 asmevo_tool(ld.lld PACKAGE lld-22)
 asmevo_tool(FileCheck PACKAGE llvm-22-tools)
 asmevo_tool(count PACKAGE llvm-22-tools)

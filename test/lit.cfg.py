@@ -67,12 +67,14 @@ for n, t in sorted(tools.items(), key=lambda kv: -len(kv[0])):
 config.substitutions.append(("%kernels", config.asmevo_kernels_dir))
 config.substitutions.append(("%asmevo_tools_file", config.asmevo_tools_file))
 config.substitutions.append(("%asmevo_tools_dir", config.asmevo_tools_dir))
+config.substitutions.append(("%asmevo_obj_root", config.asmevo_obj_root))
 config.substitutions.append(("%asmevo_src_root", config.asmevo_src_root))
 config.substitutions.append(("%corpus", config.asmevo_corpus_dir))
 config.substitutions.append(("%utils", os.path.join(config.asmevo_src_root, "utils")))
 config.substitutions.append(("%python", tools["python3"]["path"]))
 # Programs handed to helper scripts as arguments.
 config.substitutions.append(("%clang", tools["clang-22"]["path"]))
+config.substitutions.append(("%ninja", tools["ninja"]["path"]))
 config.substitutions.append(("%opt", tools["opt"]["path"]))
 config.substitutions.append(("%asmevo_bin", config.asmevo_tools_dir))
 

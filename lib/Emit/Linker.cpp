@@ -53,8 +53,11 @@ asmevo::linkObjects(ArrayRef<std::string> Inputs, ArrayRef<std::string> Extra) {
   if (std::error_code EC =
           sys::fs::createTemporaryFile("asmevo-link", "co", Out.Path))
     return createStringError(EC, "cannot create temporary file");
-  std::vector<std::string> Args = {"ld.lld", "-flavor", "gnu", "-m",
-                                   "elf64_amdgpu", "--no-undefined", "-shared"};
+  // --threads=1: lld's thread pool would not survive a fork() (the
+  // optimizer's --jobs workers link too), and code objects are small.
+  std::vector<std::string> Args = {"ld.lld",       "-flavor",        "gnu",
+                                   "-m",           "elf64_amdgpu",   "--no-undefined",
+                                   "-shared",      "--threads=1"};
   for (const std::string &E : Extra)
     Args.push_back(E);
   Args.push_back("-o");

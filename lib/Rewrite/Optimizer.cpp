@@ -11,7 +11,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -115,9 +119,18 @@ public:
 private:
   /// Builds and gates \p Passes; returns the index of its Attempt.
   Expected<size_t> attempt(std::vector<std::string> Passes, bool First);
-  double score(const Attempt &A) const {
+  /// attempt() of each of \p Sets, in worker processes (O.Jobs); the
+  /// attempts are recorded as summaries (verdict, check, reason, score),
+  /// their candidates built again in this process only when kept.
+  Error attemptInWorkers(const std::vector<std::vector<std::string>> &Sets);
+  /// Builds the candidate of a worker's attempt \p I here.
+  Error materialize(size_t I);
+  double score(size_t I) const {
+    const Attempt &A = Out.Attempts[I];
     if (!A.Gate.Accepted)
       return 0;
+    if (I < Remote.size() && Remote[I])
+      return *Remote[I];
     return A.Gate.Speed ? A.Gate.Speed->Median : 1.0;
   }
   /// Passes of \p S in pipeline order.
@@ -134,8 +147,135 @@ private:
   ModuleOutcome &Out;
   std::map<std::string, double> K0Cost;
   std::vector<Candidate> Candidates; ///< Parallel to Out.Attempts.
+  /// Parallel to Out.Attempts: a worker's score, for attempts whose
+  /// candidate is not here (materialize builds it).
+  std::vector<std::optional<double>> Remote;
 };
 } // namespace
+
+/// A worker's attempt, as it crosses the pipe.
+static json::Value attemptJSON(const Attempt &A, double Score) {
+  return json::Object{{"built", A.Built},         {"changed", A.Changed},
+                      {"error", A.Error},         {"accepted", A.Gate.Accepted},
+                      {"check", A.Gate.Check},    {"reason", A.Gate.Reason},
+                      {"score", Score}};
+}
+
+Error Search::attemptInWorkers(
+    const std::vector<std::vector<std::string>> &Sets) {
+  unsigned N = std::min<size_t>(std::max(O.Jobs, 1u), Sets.size());
+  if (N <= 1) {
+    for (const auto &S : Sets)
+      if (auto I = attempt(S, false); !I)
+        return I.takeError();
+    return Error::success();
+  }
+  struct Worker {
+    pid_t Pid;
+    int FD;
+  };
+  std::vector<Worker> Workers;
+  // Written before forking, so that the children's output is not doubled.
+  outs().flush();
+  errs().flush();
+  for (unsigned W = 0; W < N; ++W) {
+    int P[2];
+    if (pipe(P) != 0)
+      return createStringError("cannot create a pipe for a worker");
+    pid_t Pid = fork();
+    if (Pid < 0)
+      return createStringError("cannot fork a worker");
+    if (Pid == 0) {
+      close(P[0]);
+      json::Array Results;
+      for (size_t K = W; K < Sets.size(); K += N) {
+        auto I = attempt(Sets[K], false);
+        if (!I) {
+          Results.push_back(json::Object{{"fatal", toString(I.takeError())}});
+          break;
+        }
+        Results.push_back(attemptJSON(Out.Attempts[*I], score(*I)));
+      }
+      std::string Text;
+      raw_string_ostream OS(Text);
+      OS << json::Value(std::move(Results));
+      OS.flush();
+      for (size_t Done = 0; Done < Text.size();) {
+        ssize_t R = write(P[1], Text.data() + Done, Text.size() - Done);
+        if (R <= 0)
+          break;
+        Done += R;
+      }
+      close(P[1]);
+      _exit(0);
+    }
+    close(P[1]);
+    Workers.push_back({Pid, P[0]});
+  }
+  std::vector<json::Array> Answers(N);
+  std::string Failure;
+  for (unsigned W = 0; W < N; ++W) {
+    std::string Text;
+    char Buf[65536];
+    for (ssize_t R; (R = read(Workers[W].FD, Buf, sizeof(Buf))) > 0;)
+      Text.append(Buf, R);
+    close(Workers[W].FD);
+    int Status = 0;
+    waitpid(Workers[W].Pid, &Status, 0);
+    auto V = json::parse(Text);
+    if (!V || !V->getAsArray()) {
+      if (!V)
+        consumeError(V.takeError());
+      Failure = "an optimizer worker died (status " + std::to_string(Status) +
+                ")";
+      continue;
+    }
+    Answers[W] = std::move(*V->getAsArray());
+  }
+  if (!Failure.empty())
+    return createStringError(Failure);
+  // Recorded in the order a single process would have made them.
+  for (size_t K = 0; K < Sets.size(); ++K) {
+    json::Array &A = Answers[K % N];
+    size_t At = K / N;
+    if (At >= A.size())
+      return createStringError("an optimizer worker answered too little");
+    const json::Object *R = A[At].getAsObject();
+    if (auto F = R->getString("fatal"))
+      return createStringError(*F);
+    Attempt T;
+    T.Passes = Sets[K];
+    T.Built = R->getBoolean("built").value_or(false);
+    T.Changed = R->getBoolean("changed").value_or(false);
+    T.Error = R->getString("error").value_or("").str();
+    T.Gate.Accepted = R->getBoolean("accepted").value_or(false);
+    T.Gate.Check = R->getString("check").value_or("").str();
+    T.Gate.Reason = R->getString("reason").value_or("").str();
+    Out.Attempts.push_back(std::move(T));
+    Candidates.emplace_back();
+    Remote.resize(Out.Attempts.size());
+    Remote.back() = R->getNumber("score").value_or(0);
+  }
+  return Error::success();
+}
+
+Error Search::materialize(size_t I) {
+  if (I >= Remote.size() || !Remote[I])
+    return Error::success();
+  // The same deterministic build and gate the worker ran.
+  std::vector<std::string> Passes = Out.Attempts[I].Passes;
+  Out.Attempts[I].Passes.clear(); // so that attempt() builds it afresh
+  auto J = attempt(Passes, false);
+  if (!J)
+    return J.takeError();
+  Out.Attempts[I] = std::move(Out.Attempts[*J]);
+  Candidates[I] = std::move(Candidates[*J]);
+  Remote[I].reset();
+  Out.Attempts.pop_back();
+  Candidates.pop_back();
+  Remote.resize(Out.Attempts.size());
+  return Error::success();
+}
 
 Expected<size_t> Search::attempt(std::vector<std::string> Passes,
                                  bool First) {
@@ -214,13 +354,18 @@ Error Search::run() {
     // Each pass alone, then the accepted ones combined greedily from the
     // best: the pass at fault in the whole pipeline drops out.
     std::vector<std::pair<double, std::string>> Good;
+    std::vector<std::vector<std::string>> Singles;
+    for (const std::string &P : O.Passes)
+      Singles.push_back({P});
+    if (Error E = attemptInWorkers(Singles))
+      return E;
     for (const std::string &P : O.Passes) {
       auto I = attempt({P}, false);
       if (!I)
         return I.takeError();
       if (Out.Attempts[*I].Gate.Accepted)
-        Good.push_back({score(Out.Attempts[*I]), P});
-      if (score(Out.Attempts[*I]) > score(Out.Attempts[Best]))
+        Good.push_back({score(*I), P});
+      if (score(*I) > score(Best))
         Best = *I;
     }
     llvm::stable_sort(Good, [](auto &A, auto &B) { return A.first > B.first; });
@@ -232,13 +377,16 @@ Error Search::run() {
         auto I = attempt(ordered(Try), false);
         if (!I)
           return I.takeError();
-        if (score(Out.Attempts[*I]) > score(Out.Attempts[Best])) {
+        if (score(*I) > score(Best)) {
           Best = *I;
           Set = Try;
         }
       }
     }
   }
+  if (Out.Attempts[Best].Gate.Accepted && Out.Attempts[Best].Changed)
+    if (Error E = materialize(Best))
+      return E;
   const Attempt &A = Out.Attempts[Best];
   if (A.Gate.Accepted && A.Changed) {
     Candidate &C = Candidates[Best];

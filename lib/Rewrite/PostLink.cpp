@@ -212,6 +212,7 @@ Expected<PostLinkResult> optimizeBinary(const RewriteInput &In,
       OO.Gate.TrustStatic = J.SpecPath.empty();
       OO.Gate.Sensitivity = O.Sensitivity;
       OO.Gate.TimingConfig = O.TimingConfig;
+      OO.Jobs = O.Jobs;
       std::optional<emu::LaunchSpec> Spec;
       if (!J.SpecPath.empty()) {
         auto It = Specs.find(J.SpecPath);

@@ -7,6 +7,8 @@ using namespace asmevo::timing;
 
 LRUCache::LRUCache(uint64_t Lines, unsigned W) : Ways(std::max(1u, W)) {
   Sets = std::max<uint64_t>(1, Lines / Ways);
+  if ((Sets & (Sets - 1)) == 0)
+    SetMask = Sets - 1;
   Tag.assign(Sets * Ways, 0);
   Stamp.assign(Sets * Ways, 0);
 }
@@ -14,7 +16,7 @@ LRUCache::LRUCache(uint64_t Lines, unsigned W) : Ways(std::max(1u, W)) {
 bool LRUCache::access(uint64_t Line, bool Allocate) {
   // Spread the set index so strided footprints do not alias one set.
   uint64_t H = Line * 0x9E3779B97F4A7C15ull;
-  uint64_t S = (H >> 20) % Sets;
+  uint64_t S = SetMask || Sets == 1 ? (H >> 20) & SetMask : (H >> 20) % Sets;
   uint64_t *T = &Tag[S * Ways], *St = &Stamp[S * Ways];
   ++Clock;
   unsigned Victim = 0;

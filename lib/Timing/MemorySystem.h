@@ -32,6 +32,7 @@ public:
 private:
   unsigned Ways;
   uint64_t Sets;
+  uint64_t SetMask = 0; ///< Sets - 1 when a power of two (no division).
   uint64_t Clock = 0;
   std::vector<uint64_t> Tag;   ///< Line + 1 (0 = empty).
   std::vector<uint64_t> Stamp;

@@ -39,6 +39,9 @@ struct OptimizeOptions {
   /// Keep, per candidate, what its passes did as an edit script
   /// (ModuleOutcome::Edits; costs a fingerprint per function and pass).
   bool RecordEdits = false;
+  /// Worker processes for the attempts that do not depend on each other
+  /// (each pass alone); the outcome does not depend on it.
+  unsigned Jobs = 1;
 };
 
 /// A rebuilt code object and what made it.
