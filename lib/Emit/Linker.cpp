@@ -1,5 +1,6 @@
 //===- Linker.cpp - In-process lld and the address map --------------------===//
 #include "asmevo/Emit/Rebuild.h"
+#include "PinnedReferences.h"
 #include "asmevo/Emit/RelocatableCheck.h"
 #include "asmevo/Support/Recover.h"
 #include "lld/Common/Driver.h"
@@ -203,6 +204,9 @@ Expected<RebuildResult> asmevo::rebuild(const LiftedModule &LM,
     return std::move(E);
   if (Error E = linkCodeObject(LM, Opts, R))
     return std::move(E);
+  if (Error E = checkPinnedReferences(LM, R))
+    return createStringError(LM.original().name() + ": " +
+                             toString(std::move(E)));
   return std::move(R);
 }
 

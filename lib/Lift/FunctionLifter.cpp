@@ -296,14 +296,6 @@ bool FunctionLifter::markNonSimple(uint64_t Addr, const Twine &Why) {
   return false;
 }
 
-namespace {
-struct PCRelSite {
-  unsigned LoIdx, HiIdx; // instruction indices of s_add_u32 / s_addc_u32
-  uint64_t Target;
-  uint64_t GetPCNext; // value s_getpc_b64 produced
-};
-} // namespace
-
 static bool isReg(const MCOperand &Op, MCRegister R) {
   return Op.isReg() && Op.getReg() == R;
 }
@@ -317,10 +309,80 @@ static std::optional<int64_t> literalValue(const MCOperand &Op) {
   return std::nullopt;
 }
 
+std::vector<PCRelSite>
+asmevo::findPCRelSites(const TargetContext &TC, ArrayRef<DecodedInst> Insts,
+                       function_ref<bool(unsigned)> StartsBlock,
+                       function_ref<bool(unsigned)> ChangesFlow,
+                       std::optional<unsigned> &BadGetPC) {
+  const MCRegisterInfo &MRI = TC.regInfo();
+  std::vector<PCRelSite> Sites;
+  BadGetPC.reset();
+  // Sub-register indices are target-private enums: take the two 32-bit
+  // SGPRs that cover the pair.
+  auto Halves = [&](MCRegister Pair) {
+    std::pair<MCRegister, MCRegister> R;
+    for (MCSubRegIterator SR(Pair, &MRI); SR.isValid(); ++SR) {
+      MCRegister Sub = *SR;
+      if (MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Pair) &&
+          !R.first && TC.regInfo().getName(Sub)[0] == 'S' &&
+          !StringRef(TC.regInfo().getName(Sub)).contains("_"))
+        R.first = Sub;
+      else if (MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Pair) + 1 &&
+               !R.second && TC.regInfo().getName(Sub)[0] == 'S' &&
+               !StringRef(TC.regInfo().getName(Sub)).contains("_"))
+        R.second = Sub;
+    }
+    return R;
+  };
+  for (unsigned I = 0; I < Insts.size(); ++I) {
+    if (!opcodeTraits(TC.instrInfo(), Insts[I].Inst.getOpcode()).GetPC)
+      continue;
+    MCRegister Pair = Insts[I].Inst.getOperand(0).getReg();
+    auto [Lo, Hi] = Halves(Pair);
+    std::optional<unsigned> LoIdx, HiIdx;
+    for (unsigned J = I + 1; J < Insts.size() && J < I + 16; ++J) {
+      if (StartsBlock(J))
+        break;
+      const MCInst &In = Insts[J].Inst;
+      StringRef Nm = TC.opcodeName(In.getOpcode());
+      if (!LoIdx && Nm.starts_with("S_ADD_U32") && In.getNumOperands() >= 3 &&
+          isReg(In.getOperand(0), Lo) && isReg(In.getOperand(1), Lo) &&
+          literalValue(In.getOperand(2))) {
+        LoIdx = J;
+        continue;
+      }
+      if (LoIdx && !HiIdx && Nm.starts_with("S_ADDC_U32") &&
+          In.getNumOperands() >= 3 && isReg(In.getOperand(0), Hi) &&
+          isReg(In.getOperand(1), Hi) && literalValue(In.getOperand(2))) {
+        HiIdx = J;
+        break;
+      }
+      // Anything else that writes the pair ends the search.
+      const MCInstrDesc &Desc = TC.instrInfo().get(In.getOpcode());
+      bool Clobbers = false;
+      for (unsigned D = 0; D < Desc.NumDefs && D < In.getNumOperands(); ++D)
+        if (In.getOperand(D).isReg() &&
+            MRI.regsOverlap(In.getOperand(D).getReg(), Pair))
+          Clobbers = true;
+      if (Clobbers || ChangesFlow(J))
+        break;
+    }
+    if (!LoIdx || !HiIdx) {
+      BadGetPC = I;
+      return Sites;
+    }
+    uint64_t LoV = (uint32_t)*literalValue(Insts[*LoIdx].Inst.getOperand(2));
+    uint64_t HiV = (uint32_t)*literalValue(Insts[*HiIdx].Inst.getOperand(2));
+    uint64_t Next = Insts[I].Addr + Insts[I].Size;
+    uint64_t Target = Next + ((HiV << 32) | LoV);
+    Sites.push_back({I, *LoIdx, *HiIdx, Target, Next});
+  }
+  return Sites;
+}
+
 void FunctionLifter::run() {
   const CodeObject &CO = LM.original();
   const TargetContext &TC = LM.target();
-  const MCRegisterInfo &MRI = TC.regInfo();
   auto BytesOrErr = CO.bytesAt(LF.Range.Addr, LF.Range.Size);
   if (!BytesOrErr) {
     markNonSimple(LF.Range.Addr, toString(BytesOrErr.takeError()));
@@ -392,68 +454,16 @@ void FunctionLifter::run() {
 
   // PC-relative sequences: s_getpc_b64 sN:N+1, then s_add_u32 sN, sN, lo and
   // s_addc_u32 sN+1, sN+1, hi in the same block.
-  std::vector<PCRelSite> Sites;
-  // Sub-register indices are target-private enums: take the two 32-bit
-  // SGPRs that cover the pair.
-  auto Halves = [&](MCRegister Pair) {
-    std::pair<MCRegister, MCRegister> R;
-    for (MCSubRegIterator SR(Pair, &MRI); SR.isValid(); ++SR) {
-      MCRegister Sub = *SR;
-      if (MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Pair) &&
-          !R.first && TC.regInfo().getName(Sub)[0] == 'S' &&
-          !StringRef(TC.regInfo().getName(Sub)).contains("_"))
-        R.first = Sub;
-      else if (MRI.getEncodingValue(Sub) == MRI.getEncodingValue(Pair) + 1 &&
-               !R.second && TC.regInfo().getName(Sub)[0] == 'S' &&
-               !StringRef(TC.regInfo().getName(Sub)).contains("_"))
-        R.second = Sub;
-    }
-    return R;
-  };
-  for (unsigned I = 0; I < Insts.size(); ++I) {
-    if (!opcodeTraits(TC.instrInfo(), Insts[I].Inst.getOpcode()).GetPC)
-      continue;
-    MCRegister Pair = Insts[I].Inst.getOperand(0).getReg();
-    auto [Lo, Hi] = Halves(Pair);
-    std::optional<unsigned> LoIdx, HiIdx;
-    for (unsigned J = I + 1; J < Insts.size() && J < I + 16; ++J) {
-      if (Leaders.count(Insts[J].Addr))
-        break;
-      const MCInst &In = Insts[J].Inst;
-      StringRef Nm = TC.opcodeName(In.getOpcode());
-      if (!LoIdx && Nm.starts_with("S_ADD_U32") && In.getNumOperands() >= 3 &&
-          isReg(In.getOperand(0), Lo) && isReg(In.getOperand(1), Lo) &&
-          literalValue(In.getOperand(2))) {
-        LoIdx = J;
-        continue;
-      }
-      if (LoIdx && !HiIdx && Nm.starts_with("S_ADDC_U32") &&
-          In.getNumOperands() >= 3 && isReg(In.getOperand(0), Hi) &&
-          isReg(In.getOperand(1), Hi) && literalValue(In.getOperand(2))) {
-        HiIdx = J;
-        break;
-      }
-      // Anything else that writes the pair ends the search.
-      const MCInstrDesc &Desc = TC.instrInfo().get(In.getOpcode());
-      bool Clobbers = false;
-      for (unsigned D = 0; D < Desc.NumDefs && D < In.getNumOperands(); ++D)
-        if (In.getOperand(D).isReg() &&
-            MRI.regsOverlap(In.getOperand(D).getReg(), Pair))
-          Clobbers = true;
-      if (Clobbers || Kinds[J] != FlowKind::None)
-        break;
-    }
-    if (!LoIdx || !HiIdx)
-      return (void)markNonSimple(
-          Insts[I].Addr,
-          "s_getpc_b64 whose use is not an add/addc pair (unrecoverable "
-          "PC-relative use)");
-    uint64_t LoV = (uint32_t)*literalValue(Insts[*LoIdx].Inst.getOperand(2));
-    uint64_t HiV = (uint32_t)*literalValue(Insts[*HiIdx].Inst.getOperand(2));
-    uint64_t Next = Insts[I].Addr + Insts[I].Size;
-    uint64_t Target = Next + ((HiV << 32) | LoV);
-    Sites.push_back({*LoIdx, *HiIdx, Target, Next});
-  }
+  std::optional<unsigned> BadGetPC;
+  std::vector<PCRelSite> Sites = findPCRelSites(
+      TC, Insts,
+      [&](unsigned J) { return Leaders.count(Insts[J].Addr) != 0; },
+      [&](unsigned J) { return Kinds[J] != FlowKind::None; }, BadGetPC);
+  if (BadGetPC)
+    return (void)markNonSimple(
+        Insts[*BadGetPC].Addr,
+        "s_getpc_b64 whose use is not an add/addc pair (unrecoverable "
+        "PC-relative use)");
 
   // Resolve every PC-relative target to a symbol + offset before building.
   std::vector<SymbolRef> SiteRefs;

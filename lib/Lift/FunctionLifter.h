@@ -4,6 +4,7 @@
 
 #include "asmevo/Lift/InstrKinds.h"
 #include "asmevo/Lift/LiftedModule.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCInst.h"
 #include <functional>
@@ -40,6 +41,25 @@ std::vector<DecodedInst> decodeRange(const TargetContext &TC,
 void decodeRange(const TargetContext &TC, llvm::ArrayRef<uint8_t> Bytes,
                  uint64_t Addr, std::optional<uint64_t> &BadAddr,
                  std::vector<DecodedInst> &Out);
+
+/// A PC-relative address computation: s_getpc_b64 sN:N+1, then
+/// s_add_u32 sN, sN, lo and s_addc_u32 sN+1, sN+1, hi.
+struct PCRelSite {
+  unsigned GetPCIdx, LoIdx, HiIdx; ///< Indices into the decoded range.
+  uint64_t Target;                 ///< The address it computes.
+  uint64_t GetPCNext;              ///< The value s_getpc_b64 produced.
+};
+
+/// Every such computation in \p Insts. The search for an s_getpc_b64's
+/// add/addc pair stops before an instruction \p StartsBlock names and
+/// after one \p ChangesFlow names; when it fails, \p BadGetPC is that
+/// s_getpc_b64's index (a use AsmEvo cannot follow) and the sites found
+/// before it are returned.
+std::vector<PCRelSite>
+findPCRelSites(const TargetContext &TC, llvm::ArrayRef<DecodedInst> Insts,
+               llvm::function_ref<bool(unsigned)> StartsBlock,
+               llvm::function_ref<bool(unsigned)> ChangesFlow,
+               std::optional<unsigned> &BadGetPC);
 
 /// Builds MachineInstr operands for \p MI from a decoded MCInst, normalized
 /// to the MCInstrDesc operand count. Branch targets and PC-relative
