@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ python3 llvm-22 llvm-22-dev lld-22 liblld-22-dev clang-22
       llvm-22-tools clang-tools-22 libclang-rt-22-dev libgtest-dev libgmock-dev zlib1g-dev libzstd-dev
-      libhsa-runtime-dev nodejs)
+      libhsa-runtime-dev nodejs libsqlite3-dev)
 # The MCP tests drive `asmevo-opt mcp` with the official TypeScript clients,
 # run by the machine's Node.js (nodejs: Debian's, or NodeSource's of the same
 # name, which carries npm); Debian's npm where there is none.
