@@ -142,9 +142,33 @@ writeContainer(const RewriteInput &In,
       *Entries, NewData, In.Path, /*AllowGrowth=*/true);
 }
 
+/// An existing output that is not a regular file or a directory.
+static bool isSpecialFile(StringRef Path) {
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St) || !sys::fs::exists(St))
+    return false;
+  return !sys::fs::is_regular_file(St) && !sys::fs::is_directory(St);
+}
+
 Error writeOutputFile(StringRef Path, StringRef Bytes, StringRef ModeFrom) {
   if (Path == "-") {
     outs() << Bytes;
+    return Error::success();
+  }
+  if (isSpecialFile(Path)) {
+    // A device or a pipe (/dev/null, /dev/stdout, a FIFO): renaming a
+    // temporary file over it would replace the device itself (as root,
+    // /dev/null became a regular file that way), so write into it.
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+    if (!EC) {
+      OS << Bytes;
+      OS.flush();
+      EC = OS.error();
+      OS.clear_error();
+    }
+    if (EC)
+      return createStringError(EC, "cannot write " + Path + ": " + EC.message());
     return Error::success();
   }
   // The temporary file is in the output's directory, so that the rename is
@@ -182,7 +206,7 @@ Error writeOutputFile(StringRef Path, StringRef Bytes, StringRef ModeFrom) {
 }
 
 Error checkOutputWritable(StringRef Path) {
-  if (Path == "-")
+  if (Path == "-" || isSpecialFile(Path))
     return Error::success();
   auto Temp = sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
   if (!Temp) {
