@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(cmake ninja-build g++ python3 llvm-22 llvm-22-dev lld-22 liblld-22-dev clang-22
       llvm-22-tools clang-tools-22 libclang-rt-22-dev libgtest-dev libgmock-dev zlib1g-dev libzstd-dev
       libhsa-runtime-dev nodejs
-      hipcc libamdhip64-dev rocm-device-libs clang-tools-15 libsqlite3-dev)
+      hipcc libamdhip64-dev rocm-device-libs clang-tools-15)
 # hipcc (Debian's HIP 5.2) builds the HIP executables and shared libraries
 # test/PostLink rewrites; clang-tools-15's clang-offload-bundler reads their
 # old bundle ids, which clang-offload-bundler-22 refuses.

@@ -23,7 +23,6 @@
 #include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "asmevo/Rewrite/Input.h"
-#include "asmevo/Rewrite/Evolve.h"
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/Rewrite/Reduce.h"
 #include "asmevo/Rewrite/Report.h"
@@ -160,20 +159,6 @@ static cl::opt<bool> AllowCompress(
              "longer fits its space compressed (CCOB version 3; needs a HIP "
              "runtime that reads it) instead of failing"),
     cl::cat(Cat));
-static cl::opt<bool> EvolveOpt(
-    "evolve", cl::desc("Search pass sequences behind the gate (needs --spec)"),
-    cl::cat(Cat));
-static cl::opt<uint64_t> EvolveSeed("seed", cl::desc("--evolve's seed"),
-                                    cl::init(1), cl::cat(Cat));
-static cl::opt<unsigned> EvolveCandidates(
-    "candidates", cl::desc("--evolve's candidate budget"), cl::init(16),
-    cl::cat(Cat));
-static cl::opt<std::string>
-    LineagePath("lineage", cl::desc("--evolve's lineage store (SQLite)"),
-                cl::cat(Cat));
-static cl::opt<bool> ResumeOpt("resume",
-                               cl::desc("Continue the --lineage run"),
-                               cl::cat(Cat));
 static cl::opt<bool> Quiet("quiet", cl::desc("Do not print the report"),
                            cl::cat(Cat));
 static cl::opt<bool> NoAnalysisCache(
@@ -372,19 +357,7 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
       errs() << "asmevo-opt: optimizing " << LM->original().name() << " ("
              << NewObjects.size() + 1 << " of " << In.Modules.size()
              << ")\n";
-    Expected<ModuleOutcome> M = ModuleOutcome();
-    if (EvolveOpt) {
-      EvolveOptions EO;
-      EO.Base = O;
-      EO.Seed = EvolveSeed;
-      EO.Candidates = EvolveCandidates;
-      EO.LineagePath = LineagePath;
-      EO.Resume = ResumeOpt;
-      EO.Progress = D.Quiet ? nullptr : &errs();
-      M = evolveCodeObject(LM->original(), EO);
-    } else {
-      M = optimizeCodeObject(LM->original(), O);
-    }
+    auto M = optimizeCodeObject(LM->original(), O);
     if (!M)
       return fail(toString(M.takeError()));
     NewObjects.push_back(M->Bytes);
@@ -503,7 +476,7 @@ int main(int argc, char **argv) {
   D.Sensitivity = Sensitivity;
   D.TimingConfig = TimingConfig;
   D.Kernels.assign(Kernels.begin(), Kernels.end());
-  D.Pipeline = O1 ? "O1" : (O2 || EvolveOpt) ? "O2" : "";
+  D.Pipeline = O1 ? "O1" : O2 ? "O2" : "";
   for (const std::string &P : {Passes.getValue(), RunPass.getValue()})
     if (!P.empty())
       D.Pipeline = D.Pipeline.empty() ? P : D.Pipeline + "," + P;
