@@ -4,7 +4,7 @@
 # packages named llvm-22-dev, lld-22, liblld-22-dev, clang-22, llvm-22-tools.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ python3 llvm-22 llvm-22-dev lld-22 liblld-22-dev clang-22
-      llvm-22-tools clang-tools-22 libclang-rt-22-dev libgtest-dev libgmock-dev zlib1g-dev libzstd-dev
+      llvm-22-tools clang-tools-22 libclang-rt-22-dev libgtest-dev libgmock-dev zlib1g-dev libzstd-dev libsqlite3-dev
       libhsa-runtime-dev nodejs
       hipcc libamdhip64-dev rocm-device-libs clang-tools-15)
 # hipcc (Debian's HIP 5.2) builds the HIP executables and shared libraries

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "EditsDriver.h"
+#include "EvolveDriver.h"
 #include "MCP.h"
 #include "SearchDriver.h"
 #include "asmevo/Rewrite/Analyze.h"
@@ -427,6 +428,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "AsmEvo post-link optimizer\n");
   if (MCPCommand)
     return runMCPCommand();
+  if (LineageCommand)
+    return runLineageCommand();
   if (ListPasses) {
     for (bool Test : {false, true}) {
       if (Test)
@@ -480,7 +483,8 @@ int main(int argc, char **argv) {
   for (const std::string &P : {Passes.getValue(), RunPass.getValue()})
     if (!P.empty())
       D.Pipeline = D.Pipeline.empty() ? P : D.Pipeline + "," + P;
-  D.Gated = O1 || O2 || !D.Spec.empty() || D.Reduce || D.PatchInPlace;
+  D.Gated = O1 || O2 || !D.Spec.empty() || D.Reduce || D.PatchInPlace ||
+            evolveRequested();
   const std::vector<std::string> RTPaths(RoundTripPaths.begin(),
                                          RoundTripPaths.end());
   LiftOptions LO;
@@ -496,6 +500,16 @@ int main(int argc, char **argv) {
   RewriteInput &In = *Loaded;
   auto *LMs = &In.Modules;
 
+  if (evolveRequested()) {
+    EvolveDriverOptions ED;
+    ED.Spec = D.Spec;
+    ED.Out = D.Out;
+    ED.TimingConfig = D.TimingConfig;
+    ED.Kernels = D.Kernels;
+    ED.Sensitivity = D.Sensitivity;
+    ED.Quiet = D.Quiet;
+    return runEvolveCommand(*LMs, ED);
+  }
   if (searchCommandRequested()) {
     if (Error E = runSearchCommand(outs(), *LMs, D.Spec, D.Kernels))
       return fail(toString(std::move(E)));

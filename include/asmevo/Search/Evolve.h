@@ -1,0 +1,54 @@
+//===- Evolve.h - asmevo-opt --evolve: a search over pass lists -*- C++ -*-===//
+//
+// Candidates are pass lists (the -O2 pipeline, then mutations of the best
+// accepted one), each built from K0 by buildCandidate and judged by runGate,
+// exactly as -O2's. Candidate I draws its randomness from hash(seed, I)
+// alone and candidates are decided in id order, so a (seed, budget) pair
+// always gives the same result, and a run resumed from its lineage store
+// decides as the uninterrupted one did.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASMEVO_SEARCH_EVOLVE_H
+#define ASMEVO_SEARCH_EVOLVE_H
+
+#include "asmevo/Lift/LiftedModule.h"
+#include "asmevo/Rewrite/Gate.h"
+#include "asmevo/Search/EditScript.h"
+#include "asmevo/Search/LineageStore.h"
+#include <optional>
+
+namespace asmevo {
+
+struct EvolveOptions {
+  uint64_t Seed = 1;
+  unsigned Candidates = 8;
+  double TimeBudget = 0; ///< Seconds; 0: none. Ends the run early.
+  std::vector<std::string> Pipeline; ///< The passes mutations draw from.
+  LiftOptions Lift;
+  GateOptions Gate;
+  LineageStore *Store = nullptr;
+  bool Resume = false;
+  llvm::raw_ostream *Progress = nullptr;
+};
+
+struct EvolveResult {
+  std::string RunId;
+  std::vector<CandidateRecord> All; ///< In id order.
+  std::vector<int64_t> Lineage;     ///< Ids from the first accepted one.
+  std::optional<std::vector<uint8_t>> Bytes; ///< The winner; none: K0.
+  EditScript Edits;                 ///< Reproduces the winner from K0.
+  unsigned Evaluated = 0, Reused = 0;
+  bool OutOfTime = false;
+};
+
+llvm::Expected<EvolveResult> evolve(const CodeObject &K0,
+                                    const EvolveOptions &O);
+
+/// The winner's lineage; deterministic (no wall times).
+void printEvolveReport(llvm::raw_ostream &OS, const EvolveResult &R);
+
+/// Hex of a 64-bit hash of \p Bytes.
+std::string contentHash(llvm::ArrayRef<uint8_t> Bytes);
+
+} // namespace asmevo
+#endif

@@ -1,0 +1,286 @@
+//===- Evolve.cpp ---------------------------------------------------------===//
+#include "asmevo/Search/Evolve.h"
+#include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Rewrite/Optimizer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
+#include <chrono>
+#include <random>
+
+using namespace llvm;
+
+namespace asmevo {
+
+std::string contentHash(ArrayRef<uint8_t> Bytes) {
+  return utohexstr(xxh3_64bits(Bytes), /*LowerCase=*/true, 16);
+}
+
+namespace {
+/// What candidate \p Id is, given the best so far: a function of the seed,
+/// the id and that best only (never of a shared generator).
+struct Proposal {
+  std::string Strategy;
+  std::vector<std::string> Passes;
+};
+} // namespace
+
+static Proposal propose(uint64_t Seed, int64_t Id,
+                        ArrayRef<std::string> Pipeline,
+                        ArrayRef<std::string> Parent) {
+  if (Id == 0)
+    return {"o2", Pipeline.vec()};
+  uint64_t Key[2] = {Seed, static_cast<uint64_t>(Id)};
+  std::mt19937_64 R(xxh3_64bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Key), sizeof(Key))));
+  auto pick = [&](size_t N) { return static_cast<size_t>(R() % N); };
+  Proposal P;
+  P.Passes = Parent.vec();
+  switch (Parent.empty() ? 0 : pick(4)) {
+  case 0:
+    P.Strategy = "subset";
+    P.Passes.clear();
+    for (const std::string &S : Pipeline)
+      if (R() & 1)
+        P.Passes.push_back(S);
+    break;
+  case 1:
+    P.Strategy = "drop";
+    P.Passes.erase(P.Passes.begin() + pick(P.Passes.size()));
+    break;
+  case 2: {
+    P.Strategy = "add";
+    const std::string &S = Pipeline[pick(Pipeline.size())];
+    P.Passes.insert(P.Passes.begin() + pick(P.Passes.size() + 1), S);
+    break;
+  }
+  default: {
+    P.Strategy = "reorder";
+    size_t A = pick(P.Passes.size()), B = pick(P.Passes.size());
+    std::swap(P.Passes[A], P.Passes[B]);
+    break;
+  }
+  }
+  if (P.Passes.empty())
+    P.Passes.push_back(Pipeline[pick(Pipeline.size())]);
+  return P;
+}
+
+/// The gate's robust rule, candidate against the best instead of K0: at
+/// least 1.01x under the base set and under every perturbed one.
+static bool robustlyFaster(const CandidateRecord &C,
+                           const CandidateRecord *Best) {
+  if (!Best)
+    return true;
+  if (C.Speedups.size() != Best->Speedups.size() || C.Speedups.empty())
+    return false;
+  for (size_t I = 0; I < C.Speedups.size(); ++I)
+    if (C.Speedups[I] < 1.01 * Best->Speedups[I])
+      return false;
+  return true;
+}
+
+static Expected<CandidateRecord> evaluate(const CodeObject &K0,
+                                          const EvolveOptions &O,
+                                          CandidateRecord C,
+                                          ArrayRef<std::string> Passes) {
+  CandidateOptions CO;
+  CO.RecordEdits = true;
+  auto Built = buildCandidate(K0, Passes, O.Lift, CO);
+  C.CandidateHash = C.K0Hash;
+  if (!Built) {
+    C.StaticCheck = toString(Built.takeError());
+    C.Receipt = "static: " + C.StaticCheck;
+    return C;
+  }
+  C.StaticCheck = "ok";
+  C.EditScript = serializeEditScript(Built->Edits);
+  if (!Built->Changed) {
+    C.Receipt = "no pass changed anything";
+    return C;
+  }
+  C.CandidateHash = contentHash(Built->Rebuilt.Linked);
+  auto G = runGate(K0, *Built->CO, Built->Map, O.Gate);
+  if (!G)
+    return G.takeError();
+  if (G->V)
+    C.Verdict = verify::verdictName(*G->V).str();
+  C.Receipt = G->Check + ": " + G->Reason;
+  C.K0Micros = G->K0Micros;
+  C.Micros = G->K1Micros;
+  if (G->Speed) {
+    C.TimeSource = "model";
+    C.Speedups.push_back(G->Speed->BaseSpeedup);
+    append_range(C.Speedups, G->Speed->Speedups);
+  }
+  C.Accepted = G->Accepted;
+  return C;
+}
+
+static std::vector<std::string> splitPasses(StringRef S) {
+  SmallVector<StringRef> Parts;
+  S.split(Parts, ',', -1, false);
+  std::vector<std::string> V;
+  for (StringRef P : Parts)
+    V.push_back(P.str());
+  return V;
+}
+
+Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
+  if (O.Pipeline.empty())
+    return createStringError("--evolve: no passes to draw from");
+  auto Start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Start)
+        .count();
+  };
+  EvolveResult R;
+  std::string K0Hash = contentHash(K0.image());
+  R.RunId = formatv("{0}-seed{1}", K0Hash, O.Seed).str();
+  std::vector<CandidateRecord> Stored;
+  if (O.Store) {
+    auto S = O.Store->candidates(R.RunId);
+    if (!S)
+      return S.takeError();
+    Stored = std::move(*S);
+    if (!Stored.empty() && !O.Resume)
+      return createStringError(
+          formatv("the lineage store already holds {0} candidates of run {1} "
+                  "({2}, seed {3}); pass --resume to continue it",
+                  Stored.size(), R.RunId, K0.name(), O.Seed)
+              .str());
+    if (Error E = O.Store->addRun({R.RunId, K0.name().str(), K0Hash, O.Seed}))
+      return std::move(E);
+  }
+  std::map<int64_t, const CandidateRecord *> ById;
+  for (const CandidateRecord &C : Stored)
+    ById[C.Id] = &C;
+  std::optional<size_t> Best; // Index into R.All.
+  for (int64_t Id = 0; Id < static_cast<int64_t>(O.Candidates); ++Id) {
+    if (O.TimeBudget > 0 && elapsed() >= O.TimeBudget) {
+      R.OutOfTime = true;
+      break;
+    }
+    std::vector<std::string> ParentPasses;
+    if (Best)
+      ParentPasses = splitPasses(R.All[*Best].Passes);
+    Proposal P = propose(O.Seed, Id, O.Pipeline, ParentPasses);
+    int64_t Parent = Best ? R.All[*Best].Id : -1;
+    std::string Passes = join(P.Passes, ",");
+    CandidateRecord C;
+    bool Reused = false;
+    if (auto It = ById.find(Id); It != ById.end()) {
+      C = *It->second;
+      if (C.Passes != Passes || C.Parent != Parent || C.K0Hash != K0Hash)
+        return createStringError(
+            formatv("lineage store: candidate {0} of run {1} is [{2}] from "
+                    "#{3}, but this run proposes [{4}] from #{5} (a different "
+                    "build of asmevo-opt?)",
+                    Id, R.RunId, C.Passes, C.Parent, Passes, Parent)
+                .str());
+      Reused = true;
+      ++R.Reused;
+    } else {
+      C.RunId = R.RunId;
+      C.Id = Id;
+      C.Parent = Parent;
+      C.K0Hash = K0Hash;
+      C.Strategy = P.Strategy;
+      C.Passes = Passes;
+      auto Dup = find_if(R.All, [&](const CandidateRecord &E) {
+        return E.Passes == Passes;
+      });
+      double T0 = elapsed();
+      if (Dup != R.All.end()) {
+        // Same passes, same bytes: no better than the best already is.
+        CandidateRecord D = *Dup;
+        C.CandidateHash = D.CandidateHash;
+        C.EditScript = D.EditScript;
+        C.StaticCheck = D.StaticCheck;
+        C.Verdict = D.Verdict;
+        C.K0Micros = D.K0Micros;
+        C.Micros = D.Micros;
+        C.Speedups = D.Speedups;
+        C.TimeSource = D.TimeSource;
+        C.Receipt = formatv("same passes as #{0}", D.Id).str();
+      } else {
+        auto E = evaluate(K0, O, std::move(C), P.Passes);
+        if (!E)
+          return E.takeError();
+        C = std::move(*E);
+        C.Accepted = C.Accepted && robustlyFaster(C, Best ? &R.All[*Best]
+                                                          : nullptr);
+        if (C.StaticCheck == "ok" && !C.Speedups.empty() && !C.Accepted &&
+            C.Receipt.find("robustly faster:") != std::string::npos)
+          C.Receipt += formatv(" but not robustly faster than #{0}",
+                               R.All[*Best].Id)
+                           .str();
+      }
+      C.Seconds = elapsed() - T0;
+      if (O.Store)
+        if (Error E = O.Store->add(C))
+          return std::move(E);
+      ++R.Evaluated;
+    }
+    if (O.Progress)
+      *O.Progress << formatv(
+          "evolve: #{0}/{1} {2} [{3}] from {4}: {5}{6}{7}\n", Id,
+          O.Candidates, C.Strategy, C.Passes,
+          Parent < 0 ? std::string("K0") : "#" + itostr(Parent),
+          C.Accepted ? "accepted" : "rejected",
+          C.Speedups.empty()
+              ? std::string()
+              : formatv(", {0:F3}x over K0 ({1})", C.Speedups.front(),
+                        C.TimeSource)
+                    .str(),
+          Reused ? " (from the lineage store)" : "");
+    R.All.push_back(std::move(C));
+    if (R.All.back().Accepted)
+      Best = R.All.size() - 1;
+  }
+  if (!Best)
+    return std::move(R);
+  const CandidateRecord &W = R.All[*Best];
+  for (int64_t Id = W.Id; Id >= 0; Id = R.All[Id].Parent)
+    R.Lineage.insert(R.Lineage.begin(), Id);
+  // Rebuilt rather than kept: a resumed run has only the winner's passes.
+  CandidateOptions CO;
+  CO.RecordEdits = true;
+  auto Built = buildCandidate(K0, splitPasses(W.Passes), O.Lift, CO);
+  if (!Built)
+    return Built.takeError();
+  if (contentHash(Built->Rebuilt.Linked) != W.CandidateHash)
+    return createStringError(
+        formatv("candidate {0} rebuilt to different bytes than recorded", W.Id)
+            .str());
+  R.Bytes = std::move(Built->Rebuilt.Linked);
+  R.Edits = std::move(Built->Edits);
+  return std::move(R);
+}
+
+void printEvolveReport(raw_ostream &OS, const EvolveResult &R) {
+  unsigned Accepted = count_if(R.All, [](auto &C) { return C.Accepted; });
+  OS << "evolve run " << R.RunId << ": " << R.All.size() << " candidates, "
+     << Accepted << " accepted\n";
+  if (R.Lineage.empty()) {
+    OS << "winner: none (K0 kept)\n";
+    return;
+  }
+  const CandidateRecord &W = R.All[R.Lineage.back()];
+  OS << formatv("winner: #{0} {1:F3}x over K0 ({2}; {3:F3} -> {4:F3} us)\n",
+                W.Id, W.Speedups.front(), W.TimeSource, W.K0Micros, W.Micros);
+  OS << "lineage:\n";
+  double Prev = 1.0;
+  for (int64_t Id : R.Lineage) {
+    const CandidateRecord &C = R.All[Id];
+    OS << formatv("  #{0} {1} [{2}]: {3:F3}x over K0, {4:F3}x over its "
+                  "parent ({5})\n",
+                  C.Id, C.Strategy, C.Passes, C.Speedups.front(),
+                  C.Speedups.front() / Prev, C.TimeSource);
+    Prev = C.Speedups.front();
+  }
+}
+
+} // namespace asmevo

@@ -1,0 +1,22 @@
+//===- EvolveDriver.h - asmevo-opt --evolve, asmevo-opt lineage -*- C++ -*-===//
+#ifndef ASMEVO_TOOLS_OPT_EVOLVEDRIVER_H
+#define ASMEVO_TOOLS_OPT_EVOLVEDRIVER_H
+#include "asmevo/Lift/LiftedModule.h"
+#include "llvm/Support/CommandLine.h"
+#include <memory>
+#include <vector>
+namespace asmevo {
+extern llvm::cl::SubCommand LineageCommand;
+int runLineageCommand();
+/// --evolve was given.
+bool evolveRequested();
+struct EvolveDriverOptions {
+  std::string Spec, Out, TimingConfig;
+  std::vector<std::string> Kernels;
+  unsigned Sensitivity = 8;
+  bool Quiet = false;
+};
+int runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
+                     const EvolveDriverOptions &D);
+} // namespace asmevo
+#endif
