@@ -463,13 +463,18 @@ def run(cmd, what):
     return p.stdout
 
 
-def opcodes(args, co):
+def mc_opcodes(args, co):
+    """The kernel's instructions in order, as MC opcode names."""
     mir = run([os.path.join(args.bin, "asmevo-opt"), co, "--emit=mir",
                "-o", "-"], "asmevo-opt --emit=mir")
     # MC opcode names carry a lower-case encoding or subtarget suffix
     # (V_ALIGNBIT_B32_opsel_gfx9, S_ENDPGM_vi).
-    return set(re.findall(r"(?:= |^\s+)([A-Z][A-Z0-9_]*(?:_[a-z][a-z0-9]*)+)\b",
-                          mir, re.M))
+    return re.findall(r"(?:= |^\s+)([A-Z][A-Z0-9_]*(?:_[a-z][a-z0-9]*)+)\b",
+                      mir, re.M)
+
+
+def opcodes(args, co):
+    return set(mc_opcodes(args, co))
 
 
 STORE = re.compile(r"^\s*store volatile (\S+) (\S+), ptr addrspace\(1\)", re.M)

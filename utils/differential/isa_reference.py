@@ -23,11 +23,10 @@ import os
 import random
 import re
 import struct
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from constfold import strip_subtarget  # noqa: E402
+from constfold import mc_opcodes, run, strip_subtarget  # noqa: E402
 
 M32 = 0xFFFFFFFF
 N = 256  # lanes per case: 4 workgroups of 64
@@ -216,23 +215,6 @@ def spec(nout):
         "  pc: {type: u32, count: %d, role: in}" % N,
         "kernel: k", "grid: [%d]" % (N // 64), "block: [64]",
         "args: [out, pa, pb, pc]"]) + "\n"
-
-
-def run(cmd, what):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError("%s failed (%d): %s\n%s%s" % (
-            what, p.returncode, " ".join(cmd), p.stdout[-2000:],
-            p.stderr[-2000:]))
-    return p.stdout
-
-
-def mc_opcodes(args, co):
-    """The kernel's instructions in order, as MC opcode names."""
-    mir = run([os.path.join(args.bin, "asmevo-opt"), co, "--emit=mir",
-               "-o", "-"], "asmevo-opt --emit=mir")
-    return re.findall(r"(?:= |^\s+)([A-Z][A-Z0-9_]*(?:_[a-z][a-z0-9]*)+)\b",
-                      mir, re.M)
 
 
 def mc_base(mc):
