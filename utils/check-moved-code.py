@@ -10,6 +10,7 @@ original. Decoding is llvm-objdump's; ELF parsing is done here.
 
 Prints one summary line; exits 1 on any mismatch.
 """
+import bisect
 import os
 import re
 import struct
@@ -117,8 +118,8 @@ def main():
 
     def resolve(naddr):
         """First original instruction at or after a new address."""
-        idx = next((k for k, a in enumerate(naddrs) if a >= naddr), None)
-        while idx is not None and idx < len(naddrs):
+        idx = bisect.bisect_left(naddrs, naddr)
+        while idx < len(naddrs):
             o = new2orig.get(naddrs[idx])
             if o is not None:
                 return o
