@@ -1,5 +1,6 @@
 //===- Evolve.cpp ---------------------------------------------------------===//
 #include "asmevo/Search/Evolve.h"
+#include "asmevo/Search/CandidateWire.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Rewrite/Optimizer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -158,15 +159,115 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
   for (const CandidateRecord &C : Stored)
     ById[C.Id] = &C;
   std::optional<size_t> Best; // Index into R.All.
+  auto skeleton = [&](int64_t Id, const Proposal &P) {
+    CandidateRecord C;
+    C.RunId = R.RunId;
+    C.Id = Id;
+    C.Parent = Best ? R.All[*Best].Id : -1;
+    C.K0Hash = K0Hash;
+    C.Strategy = P.Strategy;
+    C.Passes = join(P.Passes, ",");
+    return C;
+  };
+  auto proposeNext = [&](int64_t Id) {
+    std::vector<std::string> ParentPasses;
+    if (Best)
+      ParentPasses = splitPasses(R.All[*Best].Passes);
+    return propose(O.Seed, Id, O.Pipeline, ParentPasses);
+  };
+  auto isDup = [&](StringRef Passes) {
+    return any_of(R.All, [&](auto &E) { return E.Passes == Passes; });
+  };
+
+  // With workers, candidates after the next one are evaluated ahead of
+  // their turn, proposed from the current best. Decisions are still made
+  // one by one in id order; an acceptance makes the best change, so the
+  // evaluations started from the old best are discarded and redone. The
+  // result is thus the one-by-one result whatever --jobs is.
+  std::optional<WorkerPool> Pool;
+  if (O.Jobs > 1 || O.Limits.any()) {
+    Pool.emplace(O.Jobs, O.Limits);
+    // K0's trace and time, once, before the workers inherit the memo.
+    if (O.Gate.Memo)
+      if (auto T = timeOnly(K0, O.Gate); !T)
+        return T.takeError();
+  }
+  std::map<int64_t, std::string> InFlight; // Id -> its passes.
+  auto startWorker = [&](int64_t Id, const Proposal &P) -> Error {
+    CandidateRecord C = skeleton(Id, P);
+    InFlight[Id] = C.Passes;
+    return Pool->start(Id, [&, C = std::move(C)]() {
+      auto T0 = std::chrono::steady_clock::now();
+      auto E = evaluate(K0, O, C, P.Passes);
+      if (E)
+        E->Seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - T0)
+                         .count();
+      return encodeCandidate(std::move(E));
+    });
+  };
+  // Keeps the workers busy with the candidates after \p Next. Before the
+  // first acceptance (#0, the -O2 pipeline, nearly always is) there is no
+  // parent worth speculating from.
+  auto fillWorkers = [&](int64_t Next) -> Error {
+    if (!Best)
+      return Error::success();
+    for (int64_t K = Next + 1;
+         K < static_cast<int64_t>(O.Candidates) && !Pool->full(); ++K) {
+      if (InFlight.count(K) || ById.count(K))
+        continue;
+      Proposal P = proposeNext(K);
+      std::string Passes = join(P.Passes, ",");
+      if (isDup(Passes) || any_of(InFlight, [&](auto &F) {
+            return F.second == Passes;
+          }))
+        continue;
+      if (Error E = startWorker(K, P))
+        return E;
+    }
+    return Error::success();
+  };
+  auto inWorker = [&](int64_t Id, const Proposal &P,
+                      double &Seconds) -> Expected<CandidateRecord> {
+    if (!InFlight.count(Id))
+      if (Error E = startWorker(Id, P))
+        return std::move(E);
+    if (Error E = fillWorkers(Id))
+      return std::move(E);
+    auto W = Pool->wait(Id);
+    InFlight.erase(Id);
+    if (!W)
+      return W.takeError();
+    if (!W->Ok) {
+      // A worker over its limits (or dead): a rejected candidate.
+      CandidateRecord C = skeleton(Id, P);
+      C.CandidateHash = C.K0Hash;
+      C.StaticCheck = "not run";
+      C.Receipt = "worker: " + W->Failure;
+      return C;
+    }
+    auto C = decodeCandidate(W->Output);
+    if (!C && O.Limits.any())
+      // Under limits, an evaluation may fail anywhere an allocation or a
+      // mapping does; that is the limit, not the run, failing.
+      return [&] {
+        CandidateRecord F = skeleton(Id, P);
+        F.CandidateHash = F.K0Hash;
+        F.StaticCheck = "not run";
+        F.Receipt = "worker: " + toString(C.takeError());
+        return F;
+      }();
+    if (C)
+      Seconds = C->Seconds;
+    return C;
+  };
+
   for (int64_t Id = 0; Id < static_cast<int64_t>(O.Candidates); ++Id) {
     if (O.TimeBudget > 0 && elapsed() >= O.TimeBudget) {
       R.OutOfTime = true;
       break;
     }
-    std::vector<std::string> ParentPasses;
-    if (Best)
-      ParentPasses = splitPasses(R.All[*Best].Passes);
-    Proposal P = propose(O.Seed, Id, O.Pipeline, ParentPasses);
+    Proposal P = proposeNext(Id);
     int64_t Parent = Best ? R.All[*Best].Id : -1;
     std::string Passes = join(P.Passes, ",");
     CandidateRecord C;
@@ -183,16 +284,12 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
       Reused = true;
       ++R.Reused;
     } else {
-      C.RunId = R.RunId;
-      C.Id = Id;
-      C.Parent = Parent;
-      C.K0Hash = K0Hash;
-      C.Strategy = P.Strategy;
-      C.Passes = Passes;
+      C = skeleton(Id, P);
       auto Dup = find_if(R.All, [&](const CandidateRecord &E) {
         return E.Passes == Passes;
       });
       double T0 = elapsed();
+      double Seconds = -1;
       if (Dup != R.All.end()) {
         // Same passes, same bytes: no better than the best already is.
         CandidateRecord D = *Dup;
@@ -206,7 +303,8 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
         C.TimeSource = D.TimeSource;
         C.Receipt = formatv("same passes as #{0}", D.Id).str();
       } else {
-        auto E = evaluate(K0, O, std::move(C), P.Passes);
+        auto E = Pool ? inWorker(Id, P, Seconds)
+                      : evaluate(K0, O, std::move(C), P.Passes);
         if (!E)
           return E.takeError();
         C = std::move(*E);
@@ -218,7 +316,7 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
                                R.All[*Best].Id)
                            .str();
       }
-      C.Seconds = elapsed() - T0;
+      C.Seconds = Seconds >= 0 ? Seconds : elapsed() - T0;
       if (O.Store)
         if (Error E = O.Store->add(C))
           return std::move(E);
@@ -231,14 +329,25 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
           Parent < 0 ? std::string("K0") : "#" + itostr(Parent),
           C.Accepted ? "accepted" : "rejected",
           C.Speedups.empty()
-              ? std::string()
+              ? (C.StaticCheck == "not run" ? ", " + C.Receipt
+                                            : std::string())
               : formatv(", {0:F3}x over K0 ({1})", C.Speedups.front(),
                         C.TimeSource)
                     .str(),
           Reused ? " (from the lineage store)" : "");
     R.All.push_back(std::move(C));
-    if (R.All.back().Accepted)
+    if (R.All.back().Accepted) {
       Best = R.All.size() - 1;
+      if (Pool) {
+        R.Discarded += InFlight.size();
+        Pool->cancelAll();
+        InFlight.clear();
+      }
+    }
+  }
+  if (Pool) {
+    Pool->cancelAll();
+    InFlight.clear();
   }
   if (!Best)
     return std::move(R);

@@ -23,6 +23,7 @@ static uint64_t Seed = 1;
 static unsigned Candidates = 8;
 static double TimeBudget = 0;
 static std::string LineagePath;
+static unsigned Jobs = 1, CPULimit = 0, MemoryLimit = 0;
 
 static cl::opt<bool> EvolveOpt(
     "evolve",
@@ -51,6 +52,26 @@ static cl::opt<bool> ResumeOpt(
     cl::desc("--evolve: reuse the candidates --lineage holds for this kernel "
              "and seed"),
     cl::cat(Cat), cl::cb<void, bool>([](bool V) { Resume = V; }));
+
+static cl::opt<unsigned> JobsOpt(
+    "jobs",
+    cl::desc("--evolve: evaluate this many candidates at once, in forked "
+             "workers (the result is the same for any value)"),
+    cl::init(1), cl::cat(Cat),
+    cl::cb<void, unsigned>([](unsigned V) { Jobs = V; }));
+static cl::opt<unsigned> CPULimitOpt(
+    "candidate-cpu-limit",
+    cl::desc("--evolve: CPU seconds a candidate's worker may use "
+             "(RLIMIT_CPU); over it, the candidate is rejected"),
+    cl::value_desc("sec"), cl::init(0), cl::cat(Cat),
+    cl::cb<void, unsigned>([](unsigned V) { CPULimit = V; }));
+static cl::opt<unsigned> MemoryLimitOpt(
+    "candidate-memory-limit",
+    cl::desc("--evolve: address space of a candidate's worker in MB "
+             "(RLIMIT_AS; the worker starts as a copy of asmevo-opt); over "
+             "it, the candidate is rejected"),
+    cl::value_desc("mb"), cl::init(0), cl::cat(Cat),
+    cl::cb<void, unsigned>([](unsigned V) { MemoryLimit = V; }));
 
 cl::SubCommand asmevo::LineageCommand(
     "lineage", "Print the runs of a lineage store: candidates and tree");
@@ -86,6 +107,8 @@ int asmevo::runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
                 Twine(LMs.size()) + ")");
   if (Candidates == 0)
     return fail("--candidates must be > 0");
+  if (Jobs == 0)
+    return fail("--jobs must be > 0");
   if (Resume && LineagePath.empty())
     return fail("--resume needs --lineage");
   auto Spec = emu::LaunchSpec::load(D.Spec);
@@ -118,6 +141,9 @@ int asmevo::runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
   O.Gate.Memo = makeGateMemo();
   O.Store = Store.get();
   O.Resume = Resume;
+  O.Jobs = Jobs;
+  O.Limits.CPUSeconds = CPULimit;
+  O.Limits.MemoryMB = MemoryLimit;
   O.Progress = D.Quiet ? nullptr : &errs();
   auto R = evolve(K0, O);
   if (!R)

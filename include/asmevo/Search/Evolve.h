@@ -15,6 +15,7 @@
 #include "asmevo/Rewrite/Gate.h"
 #include "asmevo/Search/EditScript.h"
 #include "asmevo/Search/LineageStore.h"
+#include "asmevo/Search/WorkerPool.h"
 #include <optional>
 
 namespace asmevo {
@@ -28,6 +29,11 @@ struct EvolveOptions {
   GateOptions Gate;
   LineageStore *Store = nullptr;
   bool Resume = false;
+  /// Workers evaluating candidates at once. Above 1, or with limits, every
+  /// candidate is evaluated in a forked worker; the result does not depend
+  /// on either (only on whether a limit was hit).
+  unsigned Jobs = 1;
+  WorkerLimits Limits;
   llvm::raw_ostream *Progress = nullptr;
 };
 
@@ -38,6 +44,9 @@ struct EvolveResult {
   std::optional<std::vector<uint8_t>> Bytes; ///< The winner; none: K0.
   EditScript Edits;                 ///< Reproduces the winner from K0.
   unsigned Evaluated = 0, Reused = 0;
+  /// Evaluations started ahead of their turn and discarded because an
+  /// earlier candidate was accepted (their parent was then stale).
+  unsigned Discarded = 0;
   bool OutOfTime = false;
 };
 
