@@ -201,6 +201,11 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
     if (O.Gate.Memo)
       if (auto T = timeOnly(K0, O.Gate); !T)
         return T.takeError();
+    // One lift in the parent: what the lifter and the passes set up on
+    // first use is then inherited by every worker instead of redone (and
+    // lost) in each.
+    if (auto W = buildCandidate(K0, {}, O.Lift); !W)
+      consumeError(W.takeError());
   }
   std::map<int64_t, std::string> InFlight; // Id -> its passes.
   auto startWorker = [&](int64_t Id, const Proposal &P) -> Error {
