@@ -196,30 +196,44 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
   // result is thus the one-by-one result whatever --jobs is.
   std::optional<WorkerPool> Pool;
   if (O.Jobs > 1 || O.Limits.any()) {
-    Pool.emplace(O.Jobs, O.Limits);
-    // K0's trace and time, once, before the workers inherit the memo.
-    if (O.Gate.Memo)
-      if (auto T = timeOnly(K0, O.Gate); !T)
-        return T.takeError();
-    // One lift in the parent: what the lifter and the passes set up on
-    // first use is then inherited by every worker instead of redone (and
-    // lost) in each.
-    if (auto W = buildCandidate(K0, {}, O.Lift); !W)
-      consumeError(W.takeError());
-  }
-  std::map<int64_t, std::string> InFlight; // Id -> its passes.
-  auto startWorker = [&](int64_t Id, const Proposal &P) -> Error {
-    CandidateRecord C = skeleton(Id, P);
-    InFlight[Id] = C.Passes;
-    return Pool->start(Id, [&, C = std::move(C)]() {
+    // In a worker: the candidate's skeleton in, its evaluation out.
+    auto Handler = [&K0, &O](StringRef Job) {
+      auto C = decodeCandidate(Job);
+      if (!C)
+        return encodeCandidate(C.takeError());
+      bool FromAgent = C->Strategy == "agent";
+      if (FromAgent)
+        setEditScriptText(formatv("agent proposal #{0}", C->Id).str(),
+                          C->EditScript);
       auto T0 = std::chrono::steady_clock::now();
-      auto E = evaluate(K0, O, C, P.Passes);
+      std::vector<std::string> Passes = splitPasses(C->Passes);
+      auto E = evaluate(K0, O, std::move(*C), Passes);
+      if (FromAgent)
+        setEditScriptText("", "");
       if (E)
         E->Seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - T0)
                          .count();
       return encodeCandidate(std::move(E));
-    });
+    };
+    Pool.emplace(O.Jobs, O.Limits, Handler);
+    // K0's trace and time, once, before the workers inherit the memo.
+    if (O.Gate.Memo)
+      if (auto T = timeOnly(K0, O.Gate); !T)
+        return T.takeError();
+    // One lift in the parent: what the lifter and the passes set up on
+    // first use is then inherited by every worker instead of redone in
+    // each.
+    if (auto W = buildCandidate(K0, {}, O.Lift); !W)
+      consumeError(W.takeError());
+  }
+  std::map<int64_t, std::string> InFlight; // Id -> its passes.
+  auto startWorker = [&](int64_t Id, const Proposal &P,
+                         StringRef Script = "") -> Error {
+    CandidateRecord C = skeleton(Id, P);
+    C.EditScript = Script.str();
+    InFlight[Id] = C.Passes;
+    return Pool->start(Id, encodeCandidate(std::move(C)));
   };
   // Keeps the workers busy with the candidates after \p Next. Before the
   // first acceptance (#0, the -O2 pipeline, nearly always is) there is no
@@ -244,7 +258,7 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
     }
     return Error::success();
   };
-  auto inWorker = [&](int64_t Id, const Proposal &P,
+  auto inWorker = [&](int64_t Id, const Proposal &P, StringRef Script,
                       double &Seconds) -> Expected<CandidateRecord> {
     if (auto It = InFlight.find(Id);
         It != InFlight.end() && It->second != join(P.Passes, ",")) {
@@ -252,7 +266,7 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
       InFlight.erase(It);
     }
     if (!InFlight.count(Id))
-      if (Error E = startWorker(Id, P))
+      if (Error E = startWorker(Id, P, Script))
         return std::move(E);
     if (Error E = fillWorkers(Id))
       return std::move(E);
@@ -396,7 +410,10 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
         C.TimeSource = D.TimeSource;
         C.Receipt = formatv("same passes as #{0}", D.Id).str();
       } else {
-        auto E = Pool ? inWorker(Id, P, Seconds)
+        auto E = Pool ? inWorker(Id, P,
+                                 FromAgent ? StringRef(FromAgent->Script)
+                                           : StringRef(),
+                                 Seconds)
                       : evaluate(K0, O, std::move(C), P.Passes);
         if (!E)
           return E.takeError();

@@ -19,7 +19,7 @@ namespace asmevo {
 /// A worker's exit status when an allocation failed: under RLIMIT_AS that
 /// is the memory limit, told apart from a crash.
 static constexpr int ExitOutOfMemory = 86;
-static constexpr int ExitWriteFailed = 87;
+static constexpr int ExitWorkerError = 87;
 
 static Error sysError(const Twine &What) {
   return createStringError(std::error_code(errno, std::generic_category()),
@@ -28,72 +28,161 @@ static Error sysError(const Twine &What) {
 
 [[noreturn]] static void outOfMemory() { _exit(ExitOutOfMemory); }
 
-static void setLimit(int Resource, rlim_t Soft, rlim_t Hard) {
-  rlimit L{Soft, Hard};
-  // A limit that cannot be set would make the worker unlimited: give up.
-  if (setrlimit(Resource, &L) != 0)
-    _exit(ExitWriteFailed);
+static bool writeAll(int Fd, StringRef Data) {
+  while (!Data.empty()) {
+    ssize_t N = ::write(Fd, Data.data(), Data.size());
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Data = Data.drop_front(N);
+  }
+  return true;
 }
 
-[[noreturn]] static void runChild(int Fd, WorkerLimits Limits,
-                                  function_ref<std::string()> Job) {
+/// Frames are a 64-bit length, then the bytes, both ways.
+static bool writeFrame(int Fd, StringRef Data) {
+  uint64_t N = Data.size();
+  return writeAll(Fd, StringRef(reinterpret_cast<char *>(&N), 8)) &&
+         writeAll(Fd, Data);
+}
+
+static bool readAll(int Fd, char *P, size_t N) {
+  while (N) {
+    ssize_t R = ::read(Fd, P, N);
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R <= 0)
+      return false;
+    P += R;
+    N -= R;
+  }
+  return true;
+}
+
+/// The CPU-time soft limit for the next job: what the worker used so far
+/// plus the job's allowance (whole seconds: the limit's unit).
+static void limitNextJob(unsigned Seconds) {
+  rusage U;
+  getrusage(RUSAGE_SELF, &U);
+  rlim_t Used = U.ru_utime.tv_sec + U.ru_stime.tv_sec + 1;
+  rlimit L;
+  getrlimit(RLIMIT_CPU, &L);
+  L.rlim_cur = Used + Seconds;
+  if (L.rlim_max != RLIM_INFINITY && L.rlim_cur > L.rlim_max)
+    L.rlim_cur = L.rlim_max;
+  // A limit that cannot be set would make the job unlimited: give up.
+  if (setrlimit(RLIMIT_CPU, &L) != 0)
+    _exit(ExitWorkerError);
+}
+
+[[noreturn]] static void workerMain(int In, int Out, WorkerLimits Limits,
+                                    const WorkerPool::Handler &Run) {
   // LLVM's crash handlers would print a stack trace for what is an
   // expected end; the default action lets the parent see the signal.
   signal(SIGXCPU, SIG_DFL);
   std::set_new_handler(outOfMemory);
   install_bad_alloc_error_handler(
       [](void *, const char *, bool) { outOfMemory(); });
-  if (Limits.CPUSeconds)
-    // SIGXCPU at the soft limit, SIGKILL one second later if it is caught.
-    setLimit(RLIMIT_CPU, Limits.CPUSeconds, Limits.CPUSeconds + 1);
   if (Limits.MemoryMB) {
     rlim_t Bytes = static_cast<rlim_t>(Limits.MemoryMB) << 20;
-    setLimit(RLIMIT_AS, Bytes, Bytes);
+    rlimit L{Bytes, Bytes};
+    if (setrlimit(RLIMIT_AS, &L) != 0)
+      _exit(ExitWorkerError);
   }
-  std::string Out = Job();
-  const char *P = Out.data();
-  size_t Left = Out.size();
-  while (Left) {
-    ssize_t N = ::write(Fd, P, Left);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      _exit(ExitWriteFailed);
-    P += N;
-    Left -= N;
+  for (;;) {
+    uint64_t N;
+    if (!readAll(In, reinterpret_cast<char *>(&N), 8))
+      _exit(0); // The pool closed our input: done.
+    std::string Job(N, '\0');
+    if (!readAll(In, Job.data(), N))
+      _exit(ExitWorkerError);
+    if (Limits.CPUSeconds)
+      limitNextJob(Limits.CPUSeconds);
+    if (!writeFrame(Out, Run(Job)))
+      _exit(ExitWorkerError);
   }
-  // _exit: no destructors or flushes of state copied from the parent.
-  _exit(0);
 }
 
-Error WorkerPool::start(int64_t Key, function_ref<std::string()> Job) {
-  if (Running.count(Key))
-    return createStringError("worker " + Twine(Key) + " already runs");
-  int P[2];
-  if (pipe(P) != 0)
+WorkerPool::~WorkerPool() {
+  while (!Workers.empty())
+    kill(Workers.begin()->second);
+}
+
+bool WorkerPool::full() const { return Busy.size() >= Jobs; }
+
+Expected<WorkerPool::Worker *> WorkerPool::spawn() {
+  // A worker dying while we write to it must be an error, not our end.
+  std::signal(SIGPIPE, SIG_IGN);
+  int ToW[2], FromW[2];
+  if (pipe(ToW) != 0)
     return sysError("worker pipe");
+  if (pipe(FromW) != 0) {
+    close(ToW[0]);
+    close(ToW[1]);
+    return sysError("worker pipe");
+  }
   pid_t Pid = fork();
   if (Pid < 0) {
     int E = errno;
-    close(P[0]);
-    close(P[1]);
+    for (int Fd : {ToW[0], ToW[1], FromW[0], FromW[1]})
+      close(Fd);
     errno = E;
     return sysError("fork");
   }
   if (Pid == 0) {
-    close(P[0]);
-    runChild(P[1], Limits, Job);
+    close(ToW[1]);
+    close(FromW[0]);
+    // The other workers' pipes are not ours to hold open.
+    for (auto &[P, W] : Workers) {
+      close(W.ToFd);
+      close(W.FromFd);
+    }
+    workerMain(ToW[0], FromW[1], Limits, Run);
   }
-  close(P[1]);
-  Worker &W = Running[Key];
+  close(ToW[0]);
+  close(FromW[1]);
+  Worker &W = Workers[Pid];
   W.Pid = Pid;
-  W.Fd = P[0];
-  return Error::success();
+  W.ToFd = ToW[1];
+  W.FromFd = FromW[0];
+  return &W;
+}
+
+Error WorkerPool::start(int64_t Key, StringRef Job) {
+  if (Busy.count(Key))
+    return createStringError("job " + Twine(Key) + " already runs");
+  if (full())
+    return createStringError("every worker is busy");
+  for (int Attempt = 0; Attempt < 2; ++Attempt) {
+    Worker *W = nullptr;
+    for (auto &[P, Cand] : Workers)
+      if (Cand.Idle) {
+        W = &Cand;
+        break;
+      }
+    if (!W) {
+      auto S = spawn();
+      if (!S)
+        return S.takeError();
+      W = *S;
+    }
+    if (writeFrame(W->ToFd, Job)) {
+      W->Idle = false;
+      W->Buffer.clear();
+      W->Eof = false;
+      Busy[Key] = W->Pid;
+      return Error::success();
+    }
+    // An idle worker that died (the limits apply to it too): another.
+    kill(*W);
+  }
+  return createStringError("no worker would take job " + Twine(Key));
 }
 
 Error WorkerPool::readSome(Worker &W) {
   char Buf[65536];
-  ssize_t N = ::read(W.Fd, Buf, sizeof(Buf));
+  ssize_t N = ::read(W.FromFd, Buf, sizeof(Buf));
   if (N < 0) {
     if (errno == EINTR || errno == EAGAIN)
       return Error::success();
@@ -104,6 +193,15 @@ Error WorkerPool::readSome(Worker &W) {
   else
     W.Buffer.append(Buf, N);
   return Error::success();
+}
+
+/// Whether \p B holds a whole frame.
+static bool frameComplete(const std::string &B) {
+  if (B.size() < 8)
+    return false;
+  uint64_t N;
+  std::memcpy(&N, B.data(), 8);
+  return B.size() - 8 >= N;
 }
 
 std::string WorkerPool::describeFailure(int Status) const {
@@ -132,15 +230,16 @@ std::string WorkerPool::describeFailure(int Status) const {
 }
 
 Expected<WorkerOutcome> WorkerPool::wait(int64_t Key) {
-  auto It = Running.find(Key);
-  if (It == Running.end())
-    return createStringError("no worker " + Twine(Key));
-  while (!It->second.Eof) {
+  auto It = Busy.find(Key);
+  if (It == Busy.end())
+    return createStringError("no job " + Twine(Key));
+  Worker &Mine = Workers.at(It->second);
+  while (!Mine.Eof && !frameComplete(Mine.Buffer)) {
     std::vector<pollfd> Fds;
     std::vector<Worker *> Ws;
-    for (auto &[K, W] : Running)
-      if (!W.Eof) {
-        Fds.push_back({W.Fd, POLLIN, 0});
+    for (auto &[P, W] : Workers)
+      if (!W.Idle && !W.Eof && !frameComplete(W.Buffer)) {
+        Fds.push_back({W.FromFd, POLLIN, 0});
         Ws.push_back(&W);
       }
     if (::poll(Fds.data(), Fds.size(), -1) < 0) {
@@ -153,38 +252,52 @@ Expected<WorkerOutcome> WorkerPool::wait(int64_t Key) {
         if (Error E = readSome(*Ws[I]))
           return std::move(E);
   }
-  Worker W = std::move(It->second);
-  Running.erase(It);
-  close(W.Fd);
-  int Status = 0;
-  while (waitpid(W.Pid, &Status, 0) < 0)
-    if (errno != EINTR)
-      return sysError("waitpid");
+  Busy.erase(It);
   WorkerOutcome O;
-  if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0 && !W.Buffer.empty()) {
+  if (frameComplete(Mine.Buffer)) {
     O.Ok = true;
-    O.Output = std::move(W.Buffer);
-  } else {
-    O.Failure = describeFailure(Status);
+    O.Output = Mine.Buffer.substr(8);
+    Mine.Buffer.clear();
+    Mine.Idle = true;
+    return O;
   }
+  // The worker ended before it answered: why is in its status.
+  pid_t Pid = Mine.Pid;
+  close(Mine.ToFd);
+  close(Mine.FromFd);
+  int Status = 0;
+  while (waitpid(Pid, &Status, 0) < 0)
+    if (errno != EINTR) {
+      Workers.erase(Pid);
+      return sysError("waitpid");
+    }
+  Workers.erase(Pid);
+  O.Failure = describeFailure(Status);
   return O;
 }
 
-void WorkerPool::cancel(int64_t Key) {
-  auto It = Running.find(Key);
-  if (It == Running.end())
-    return;
-  kill(It->second.Pid, SIGKILL);
-  close(It->second.Fd);
+void WorkerPool::kill(Worker &W) {
+  ::kill(W.Pid, SIGKILL);
+  close(W.ToFd);
+  close(W.FromFd);
   int Status;
-  while (waitpid(It->second.Pid, &Status, 0) < 0 && errno == EINTR)
+  while (waitpid(W.Pid, &Status, 0) < 0 && errno == EINTR)
     ;
-  Running.erase(It);
+  pid_t Pid = W.Pid;
+  for (auto It = Busy.begin(); It != Busy.end();)
+    It = It->second == Pid ? Busy.erase(It) : std::next(It);
+  Workers.erase(Pid);
+}
+
+void WorkerPool::cancel(int64_t Key) {
+  auto It = Busy.find(Key);
+  if (It != Busy.end())
+    kill(Workers.at(It->second));
 }
 
 void WorkerPool::cancelAll() {
-  while (!Running.empty())
-    cancel(Running.begin()->first);
+  while (!Busy.empty())
+    cancel(Busy.begin()->first);
 }
 
 } // namespace asmevo

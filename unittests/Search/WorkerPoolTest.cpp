@@ -5,6 +5,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <set>
 #include <unistd.h>
 #include <vector>
 
@@ -12,7 +14,7 @@ using namespace asmevo;
 
 namespace {
 
-std::string runOne(WorkerPool &P, llvm::function_ref<std::string()> Job) {
+std::string runOne(WorkerPool &P, llvm::StringRef Job = "job") {
   EXPECT_FALSE(bool(P.start(1, Job)));
   auto W = P.wait(1);
   EXPECT_TRUE(bool(W));
@@ -20,72 +22,86 @@ std::string runOne(WorkerPool &P, llvm::function_ref<std::string()> Job) {
 }
 
 TEST(WorkerPool, ReturnsWhatTheJobReturns) {
-  WorkerPool P(2, {});
-  EXPECT_EQ(runOne(P, [] { return std::string("42"); }), "ok: 42");
+  WorkerPool P(2, {}, [](llvm::StringRef J) { return "got " + J.str(); });
+  EXPECT_EQ(runOne(P, "42"), "ok: got 42");
 }
 
-TEST(WorkerPool, ManyAtOnceEachToItsKey) {
-  WorkerPool P(3, {});
-  for (int K = 0; K < 3; ++K)
-    ASSERT_FALSE(bool(P.start(K, [K] {
-      // Larger than a pipe's buffer: the pool must read while it waits.
-      return std::string(200000, 'a' + K);
-    })));
-  EXPECT_TRUE(P.full());
-  for (int K = 2; K >= 0; --K) {
-    auto W = P.wait(K);
-    ASSERT_TRUE(bool(W));
-    ASSERT_TRUE(W->Ok);
-    EXPECT_EQ(W->Output, std::string(200000, 'a' + K));
+TEST(WorkerPool, ManyAtOnceEachToItsKeyAndWorkersAreReused) {
+  WorkerPool P(3, {}, [](llvm::StringRef J) {
+    // Larger than a pipe's buffer: the pool must read while it waits.
+    return std::string(200000, J[0]) + std::to_string(getpid());
+  });
+  std::set<std::string> Pids;
+  for (int Round = 0; Round < 2; ++Round) {
+    for (int K = 0; K < 3; ++K)
+      ASSERT_FALSE(bool(P.start(K, std::string(1, 'a' + K))));
+    EXPECT_TRUE(P.full());
+    for (int K = 2; K >= 0; --K) {
+      auto W = P.wait(K);
+      ASSERT_TRUE(bool(W));
+      ASSERT_TRUE(W->Ok);
+      EXPECT_EQ(W->Output.substr(0, 200000), std::string(200000, 'a' + K));
+      Pids.insert(W->Output.substr(200000));
+    }
   }
+  EXPECT_EQ(Pids.size(), 3u);
 }
 
 TEST(WorkerPool, MemoryLimitIsAReasonNotACrash) {
-  WorkerPool P(1, {0, 1});
-  EXPECT_EQ(runOne(P,
-                   [] {
+  WorkerPool P(1, {0, 1}, [](llvm::StringRef) {
                      // Through a volatile pointer: the compiler may not
                      // elide the allocation.
                      void *(*volatile New)(std::size_t) =
                          static_cast<void *(*)(std::size_t)>(::operator new);
                      New(64 << 20);
                      return std::string("allocated");
-                   }),
-            "failed: exceeded the memory limit of 1 MB");
+  });
+  EXPECT_EQ(runOne(P), "failed: exceeded the memory limit of 1 MB");
 }
 
 TEST(WorkerPool, CPULimitIsAReasonNotACrash) {
-  WorkerPool P(1, {1, 0});
-  EXPECT_EQ(runOne(P,
-                   [] {
-                     volatile unsigned long X = 0;
-                     for (;;)
-                       X = X + 1;
-                     return std::string();
-                   }),
-            "failed: exceeded the CPU-time limit of 1 s");
+  // Per job: the first job's second of CPU does not count against the next.
+  WorkerPool P(1, {1, 0}, [](llvm::StringRef J) {
+    auto Spin = [](double Seconds) {
+      auto T0 = std::clock();
+      while (double(std::clock() - T0) / CLOCKS_PER_SEC < Seconds)
+        ;
+    };
+    if (J == "short") {
+      Spin(0.6);
+      return std::string("done");
+    }
+    Spin(1e9);
+    return std::string();
+  });
+  EXPECT_EQ(runOne(P, "short"), "ok: done");
+  EXPECT_EQ(runOne(P, "short"), "ok: done");
+  EXPECT_EQ(runOne(P, "forever"), "failed: exceeded the CPU-time limit of 1 s");
+  // A new worker takes the next job.
+  EXPECT_EQ(runOne(P, "short"), "ok: done");
 }
 
 TEST(WorkerPool, ACrashIsNamed) {
-  WorkerPool P(1, {});
-  EXPECT_EQ(runOne(P,
-                   []() -> std::string {
-                     signal(SIGABRT, SIG_DFL);
-                     abort();
-                   }),
-            "failed: worker died of signal 6 (Aborted)");
+  WorkerPool P(1, {}, [](llvm::StringRef) -> std::string {
+    signal(SIGABRT, SIG_DFL);
+    abort();
+  });
+  EXPECT_EQ(runOne(P), "failed: worker died of signal 6 (Aborted)");
 }
 
 TEST(WorkerPool, CancelKillsTheWorker) {
-  WorkerPool P(1, {});
-  ASSERT_FALSE(bool(P.start(7, [] {
-    for (;;)
-      pause();
-    return std::string();
-  })));
+  WorkerPool P(1, {}, [](llvm::StringRef J) {
+    if (J == "hang")
+      for (;;)
+        pause();
+    return J.str();
+  });
+  ASSERT_FALSE(bool(P.start(7, "hang")));
   EXPECT_TRUE(P.running(7));
+  EXPECT_TRUE(P.full());
   P.cancel(7);
   EXPECT_FALSE(P.running(7));
+  EXPECT_EQ(runOne(P, "next"), "ok: next");
 }
 
 TEST(CandidateWire, RoundTripsBitForBit) {
