@@ -10,6 +10,7 @@ const std::vector<AgentTool> &asmevo::agentTools() {
     std::vector<AgentTool> T;
     addInspectTools(T);
     addRunTools(T);
+    addSearchTools(T);
     return T;
   }();
   return Tools;

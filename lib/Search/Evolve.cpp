@@ -1,7 +1,9 @@
 //===- Evolve.cpp ---------------------------------------------------------===//
 #include "asmevo/Search/Evolve.h"
+#include "asmevo/Search/CandidateWire.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Rewrite/Optimizer.h"
+#include "asmevo/Transforms/ApplyEdits.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -86,7 +88,9 @@ static Expected<CandidateRecord> evaluate(const CodeObject &K0,
                                           CandidateRecord C,
                                           ArrayRef<std::string> Passes) {
   CandidateOptions CO;
-  CO.RecordEdits = true;
+  // An agent's candidate is its own script (apply-edits is no edit).
+  bool FromAgent = C.Strategy == "agent";
+  CO.RecordEdits = !FromAgent;
   auto Built = buildCandidate(K0, Passes, O.Lift, CO);
   C.CandidateHash = C.K0Hash;
   if (!Built) {
@@ -95,7 +99,8 @@ static Expected<CandidateRecord> evaluate(const CodeObject &K0,
     return C;
   }
   C.StaticCheck = "ok";
-  C.EditScript = serializeEditScript(Built->Edits);
+  if (!FromAgent)
+    C.EditScript = serializeEditScript(Built->Edits);
   if (!Built->Changed) {
     C.Receipt = "no pass changed anything";
     return C;
@@ -157,17 +162,212 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
   std::map<int64_t, const CandidateRecord *> ById;
   for (const CandidateRecord &C : Stored)
     ById[C.Id] = &C;
-  std::optional<size_t> Best; // Index into R.All.
+  // Indices into R.All: the best so far, which every candidate must beat,
+  // and the best built-in one, which the mutations start from (an agent's
+  // script is no pass list to mutate).
+  std::optional<size_t> Best, BestBuiltin;
+  auto skeleton = [&](int64_t Id, const Proposal &P) {
+    CandidateRecord C;
+    C.RunId = R.RunId;
+    C.Id = Id;
+    C.Parent = P.Strategy == "agent" || !BestBuiltin ? -1
+                                                     : R.All[*BestBuiltin].Id;
+    C.K0Hash = K0Hash;
+    C.Strategy = P.Strategy;
+    C.Passes = join(P.Passes, ",");
+    return C;
+  };
+  auto proposeNext = [&](int64_t Id) {
+    std::vector<std::string> ParentPasses;
+    if (BestBuiltin)
+      ParentPasses = splitPasses(R.All[*BestBuiltin].Passes);
+    return propose(O.Seed, Id, O.Pipeline, ParentPasses);
+  };
+  auto isDup = [&](StringRef Passes) {
+    return any_of(R.All, [&](auto &E) {
+      return E.Strategy != "agent" && E.Passes == Passes;
+    });
+  };
+
+  // With workers, candidates after the next one are evaluated ahead of
+  // their turn, proposed from the current best. Decisions are still made
+  // one by one in id order; an acceptance makes the best change, so the
+  // evaluations started from the old best are discarded and redone. The
+  // result is thus the one-by-one result whatever --jobs is.
+  std::optional<WorkerPool> Pool;
+  if (O.Jobs > 1 || O.Limits.any()) {
+    // In a worker: the candidate's skeleton in, its evaluation out.
+    auto Handler = [&K0, &O](StringRef Job) {
+      auto C = decodeCandidate(Job);
+      if (!C)
+        return encodeCandidate(C.takeError());
+      bool FromAgent = C->Strategy == "agent";
+      if (FromAgent)
+        setEditScriptText(formatv("agent proposal #{0}", C->Id).str(),
+                          C->EditScript);
+      auto T0 = std::chrono::steady_clock::now();
+      std::vector<std::string> Passes = splitPasses(C->Passes);
+      auto E = evaluate(K0, O, std::move(*C), Passes);
+      if (FromAgent)
+        setEditScriptText("", "");
+      if (E)
+        E->Seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - T0)
+                         .count();
+      return encodeCandidate(std::move(E));
+    };
+    Pool.emplace(O.Jobs, O.Limits, Handler);
+    // K0's trace and time, once, before the workers inherit the memo.
+    if (O.Gate.Memo)
+      if (auto T = timeOnly(K0, O.Gate); !T)
+        return T.takeError();
+    // One lift in the parent: what the lifter and the passes set up on
+    // first use is then inherited by every worker instead of redone in
+    // each.
+    if (auto W = buildCandidate(K0, {}, O.Lift); !W)
+      consumeError(W.takeError());
+  }
+  std::map<int64_t, std::string> InFlight; // Id -> its passes.
+  auto startWorker = [&](int64_t Id, const Proposal &P,
+                         StringRef Script = "") -> Error {
+    CandidateRecord C = skeleton(Id, P);
+    C.EditScript = Script.str();
+    InFlight[Id] = C.Passes;
+    return Pool->start(Id, encodeCandidate(std::move(C)));
+  };
+  // Keeps the workers busy with the candidates after \p Next. Before the
+  // first acceptance (#0, the -O2 pipeline, nearly always is) there is no
+  // parent worth speculating from.
+  bool AgentActive = O.Agent != nullptr;
+  auto fillWorkers = [&](int64_t Next) -> Error {
+    // While an agent may still claim the next ids, nothing is speculative.
+    if (!Best || AgentActive)
+      return Error::success();
+    for (int64_t K = Next + 1;
+         K < static_cast<int64_t>(O.Candidates) && !Pool->full(); ++K) {
+      if (InFlight.count(K) || ById.count(K))
+        continue;
+      Proposal P = proposeNext(K);
+      std::string Passes = join(P.Passes, ",");
+      if (isDup(Passes) || any_of(InFlight, [&](auto &F) {
+            return F.second == Passes;
+          }))
+        continue;
+      if (Error E = startWorker(K, P))
+        return E;
+    }
+    return Error::success();
+  };
+  auto inWorker = [&](int64_t Id, const Proposal &P, StringRef Script,
+                      double &Seconds) -> Expected<CandidateRecord> {
+    if (auto It = InFlight.find(Id);
+        It != InFlight.end() && It->second != join(P.Passes, ",")) {
+      Pool->cancel(Id);
+      InFlight.erase(It);
+    }
+    if (!InFlight.count(Id))
+      if (Error E = startWorker(Id, P, Script))
+        return std::move(E);
+    if (Error E = fillWorkers(Id))
+      return std::move(E);
+    auto W = Pool->wait(Id);
+    InFlight.erase(Id);
+    if (!W)
+      return W.takeError();
+    if (!W->Ok) {
+      // A worker over its limits (or dead): a rejected candidate.
+      CandidateRecord C = skeleton(Id, P);
+      C.CandidateHash = C.K0Hash;
+      C.StaticCheck = "not run";
+      C.Receipt = "worker: " + W->Failure;
+      return C;
+    }
+    auto C = decodeCandidate(W->Output);
+    if (!C && O.Limits.any())
+      // Under limits, an evaluation may fail anywhere an allocation or a
+      // mapping does; that is the limit, not the run, failing.
+      return [&] {
+        CandidateRecord F = skeleton(Id, P);
+        F.CandidateHash = F.K0Hash;
+        F.StaticCheck = "not run";
+        F.Receipt = "worker: " + toString(C.takeError());
+        return F;
+      }();
+    if (C)
+      Seconds = C->Seconds;
+    return C;
+  };
+
+  std::vector<ExternalProposal> AgentQueue;
+  std::vector<int64_t> AgentIds;
+  std::map<int64_t, std::string> Hypotheses;
+  unsigned Round = 0;
+  auto askAgent = [&](int64_t Id) {
+    json::Array Attempts;
+    for (int64_t A : AgentIds) {
+      const CandidateRecord &C = R.All[A];
+      bool Refused = C.StaticCheck != "ok";
+      Attempts.push_back(json::Object{
+          {"id", A},
+          {"hypothesis", Hypotheses[A]},
+          {"verdict", C.Verdict.empty() ? json::Value(nullptr)
+                                        : json::Value(C.Verdict)},
+          {"reason", C.Receipt},
+          {"speedup", C.Speedups.empty() ? json::Value(nullptr)
+                                         : json::Value(C.Speedups.front())},
+          {"accepted", C.Accepted},
+          {"error", Refused ? json::Value(C.StaticCheck)
+                            : json::Value(nullptr)}});
+    }
+    const CandidateRecord &B = R.All[*Best];
+    json::Object Budget{{"candidates_left", int64_t(O.Candidates) - Id}};
+    if (O.TimeBudget > 0)
+      Budget["seconds_left"] = std::max(0.0, O.TimeBudget - elapsed());
+    json::Object State{
+        {"type", "state"},
+        {"round", ++Round},
+        {"kernel", O.Lift.Kernels.empty() ? "" : O.Lift.Kernels.front()},
+        {"function", O.Lift.Kernels.empty() ? "" : O.Lift.Kernels.front()},
+        // Scripts are anchored on K0; the best is what they must beat.
+        {"parent", json::Object{{"id", nullptr}, {"speedup", 1.0}}},
+        {"best", json::Object{{"id", B.Id},
+                              {"speedup", B.Speedups.empty()
+                                              ? 1.0
+                                              : B.Speedups.front()}}},
+        {"windows", O.AgentWindows},
+        {"attempts", std::move(Attempts)},
+        {"budget", std::move(Budget)}};
+    auto A = O.Agent->ask(json::Value(std::move(State)));
+    if (!A) {
+      R.AgentEnd = "failed: " + toString(A.takeError());
+      AgentActive = false;
+    } else if (A->Stop) {
+      R.AgentEnd = "stopped: " + A->Note;
+      AgentActive = false;
+    } else {
+      AgentQueue = std::move(A->Proposals);
+    }
+    if (!AgentActive && O.Progress)
+      *O.Progress << "evolve: the agent " << R.AgentEnd
+                  << "; built-in strategies go on\n";
+  };
+
   for (int64_t Id = 0; Id < static_cast<int64_t>(O.Candidates); ++Id) {
     if (O.TimeBudget > 0 && elapsed() >= O.TimeBudget) {
       R.OutOfTime = true;
       break;
     }
-    std::vector<std::string> ParentPasses;
-    if (Best)
-      ParentPasses = splitPasses(R.All[*Best].Passes);
-    Proposal P = propose(O.Seed, Id, O.Pipeline, ParentPasses);
-    int64_t Parent = Best ? R.All[*Best].Id : -1;
+    if (AgentActive && AgentQueue.empty() && Best)
+      askAgent(Id);
+    std::optional<ExternalProposal> FromAgent;
+    if (!AgentQueue.empty()) {
+      FromAgent = std::move(AgentQueue.front());
+      AgentQueue.erase(AgentQueue.begin());
+    }
+    Proposal P = FromAgent ? Proposal{"agent", {"apply-edits"}}
+                           : proposeNext(Id);
+    int64_t Parent =
+        FromAgent || !BestBuiltin ? -1 : R.All[*BestBuiltin].Id;
     std::string Passes = join(P.Passes, ",");
     CandidateRecord C;
     bool Reused = false;
@@ -183,16 +383,20 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
       Reused = true;
       ++R.Reused;
     } else {
-      C.RunId = R.RunId;
-      C.Id = Id;
-      C.Parent = Parent;
-      C.K0Hash = K0Hash;
-      C.Strategy = P.Strategy;
-      C.Passes = Passes;
-      auto Dup = find_if(R.All, [&](const CandidateRecord &E) {
-        return E.Passes == Passes;
-      });
+      C = skeleton(Id, P);
+      if (FromAgent) {
+        C.EditScript = FromAgent->Script;
+        // The applying pass reads it; errors name the proposal.
+        setEditScriptText(formatv("agent proposal #{0}", Id).str(),
+                          FromAgent->Script);
+      }
+      auto Dup = FromAgent ? R.All.end()
+                           : find_if(R.All, [&](const CandidateRecord &E) {
+                               return E.Strategy != "agent" &&
+                                      E.Passes == Passes;
+                             });
       double T0 = elapsed();
+      double Seconds = -1;
       if (Dup != R.All.end()) {
         // Same passes, same bytes: no better than the best already is.
         CandidateRecord D = *Dup;
@@ -206,10 +410,20 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
         C.TimeSource = D.TimeSource;
         C.Receipt = formatv("same passes as #{0}", D.Id).str();
       } else {
-        auto E = evaluate(K0, O, std::move(C), P.Passes);
+        auto E = Pool ? inWorker(Id, P,
+                                 FromAgent ? StringRef(FromAgent->Script)
+                                           : StringRef(),
+                                 Seconds)
+                      : evaluate(K0, O, std::move(C), P.Passes);
         if (!E)
           return E.takeError();
         C = std::move(*E);
+        if (FromAgent) {
+          setEditScriptText("", "");
+          C.EditScript = FromAgent->Script;
+          Hypotheses[Id] = FromAgent->Hypothesis;
+          C.Receipt += " (hypothesis: " + FromAgent->Hypothesis + ")";
+        }
         C.Accepted = C.Accepted && robustlyFaster(C, Best ? &R.All[*Best]
                                                           : nullptr);
         if (C.StaticCheck == "ok" && !C.Speedups.empty() && !C.Accepted &&
@@ -218,7 +432,7 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
                                R.All[*Best].Id)
                            .str();
       }
-      C.Seconds = elapsed() - T0;
+      C.Seconds = Seconds >= 0 ? Seconds : elapsed() - T0;
       if (O.Store)
         if (Error E = O.Store->add(C))
           return std::move(E);
@@ -231,14 +445,29 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
           Parent < 0 ? std::string("K0") : "#" + itostr(Parent),
           C.Accepted ? "accepted" : "rejected",
           C.Speedups.empty()
-              ? std::string()
+              ? (C.StaticCheck == "not run" ? ", " + C.Receipt
+                                            : std::string())
               : formatv(", {0:F3}x over K0 ({1})", C.Speedups.front(),
                         C.TimeSource)
                     .str(),
           Reused ? " (from the lineage store)" : "");
     R.All.push_back(std::move(C));
-    if (R.All.back().Accepted)
+    if (R.All.back().Strategy == "agent")
+      AgentIds.push_back(Id);
+    if (R.All.back().Accepted) {
       Best = R.All.size() - 1;
+      if (R.All.back().Strategy != "agent")
+        BestBuiltin = Best;
+      if (Pool) {
+        R.Discarded += InFlight.size();
+        Pool->cancelAll();
+        InFlight.clear();
+      }
+    }
+  }
+  if (Pool) {
+    Pool->cancelAll();
+    InFlight.clear();
   }
   if (!Best)
     return std::move(R);
@@ -247,10 +476,21 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
     R.Lineage.insert(R.Lineage.begin(), Id);
   // Rebuilt rather than kept: a resumed run has only the winner's passes.
   CandidateOptions CO;
-  CO.RecordEdits = true;
+  bool AgentWinner = W.Strategy == "agent";
+  CO.RecordEdits = !AgentWinner;
+  if (AgentWinner)
+    setEditScriptText(formatv("agent proposal #{0}", W.Id).str(),
+                      W.EditScript);
   auto Built = buildCandidate(K0, splitPasses(W.Passes), O.Lift, CO);
+  setEditScriptText("", "");
   if (!Built)
     return Built.takeError();
+  if (AgentWinner) {
+    auto S = parseEditScript(W.EditScript, "the winner's script");
+    if (!S)
+      return S.takeError();
+    Built->Edits = std::move(*S);
+  }
   if (contentHash(Built->Rebuilt.Linked) != W.CandidateHash)
     return createStringError(
         formatv("candidate {0} rebuilt to different bytes than recorded", W.Id)
@@ -264,6 +504,13 @@ void printEvolveReport(raw_ostream &OS, const EvolveResult &R) {
   unsigned Accepted = count_if(R.All, [](auto &C) { return C.Accepted; });
   OS << "evolve run " << R.RunId << ": " << R.All.size() << " candidates, "
      << Accepted << " accepted\n";
+  if (!R.AgentEnd.empty() ||
+      any_of(R.All, [](auto &C) { return C.Strategy == "agent"; }))
+    OS << "agent: "
+       << count_if(R.All, [](auto &C) { return C.Strategy == "agent"; })
+       << " proposals judged"
+       << (R.AgentEnd.empty() ? std::string() : "; the agent " + R.AgentEnd)
+       << "\n";
   if (R.Lineage.empty()) {
     OS << "winner: none (K0 kept)\n";
     return;

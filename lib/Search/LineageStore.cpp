@@ -247,7 +247,8 @@ Error printLineage(raw_ostream &OS, LineageStore &S, StringRef OnlyRun) {
       OS << formatv("  #{0} parent {1} {2} {3} {4} [{5}] {6}\n", C.Id,
                     C.Parent < 0 ? std::string("K0") : "#" + itostr(C.Parent),
                     C.Strategy, C.Accepted ? "accepted" : "rejected", Speed,
-                    C.Passes, C.StaticCheck == "ok" ? C.Receipt
+                    C.Passes, C.StaticCheck == "ok" || C.StaticCheck == "not run"
+                                        ? C.Receipt
                                                     : "static: " + C.StaticCheck);
       Kids[C.Parent].push_back(C.Id);
       ById[C.Id] = &C;

@@ -12,10 +12,26 @@ static std::string &scriptFile() {
   return Path;
 }
 
+/// The in-memory script: its name and text.
+static std::pair<std::string, std::string> &scriptText() {
+  static std::pair<std::string, std::string> T;
+  return T;
+}
+
 void asmevo::setEditScriptFile(StringRef Path) { scriptFile() = Path.str(); }
 const std::string &asmevo::editScriptFile() { return scriptFile(); }
+void asmevo::setEditScriptText(StringRef Name, StringRef Text) {
+  scriptText() = {Name.str(), Text.str()};
+}
 
 Expected<bool> ApplyEditsPass::run(LiftedModule &LM, LiftedFunction &LF) {
+  if (!Script && !scriptText().first.empty()) {
+    Path = scriptText().first;
+    auto S = parseEditScript(scriptText().second, Path);
+    if (!S)
+      return S.takeError();
+    Script = std::move(*S);
+  }
   if (!Script) {
     Path = editScriptFile();
     if (Path.empty())

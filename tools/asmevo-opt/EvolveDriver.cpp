@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "EvolveDriver.h"
+#include "AgentSource.h"
 #include "EditsDriver.h"
+#include "asmevo/Search/HotWindows.h"
 #include "asmevo/Emulator/LaunchSpec.h"
 #include "asmevo/Rewrite/Input.h"
 #include "asmevo/Search/Evolve.h"
@@ -23,6 +25,9 @@ static uint64_t Seed = 1;
 static unsigned Candidates = 8;
 static double TimeBudget = 0;
 static std::string LineagePath;
+static unsigned Jobs = 1, CPULimit = 0, MemoryLimit = 0;
+static std::string AgentCommand;
+static double AgentTimeout = 120;
 
 static cl::opt<bool> EvolveOpt(
     "evolve",
@@ -51,6 +56,38 @@ static cl::opt<bool> ResumeOpt(
     cl::desc("--evolve: reuse the candidates --lineage holds for this kernel "
              "and seed"),
     cl::cat(Cat), cl::cb<void, bool>([](bool V) { Resume = V; }));
+
+static cl::opt<unsigned> JobsOpt(
+    "jobs",
+    cl::desc("--evolve: evaluate this many candidates at once, in forked "
+             "workers (the result is the same for any value)"),
+    cl::init(1), cl::cat(Cat),
+    cl::cb<void, unsigned>([](unsigned V) { Jobs = V; }));
+static cl::opt<unsigned> CPULimitOpt(
+    "candidate-cpu-limit",
+    cl::desc("--evolve: CPU seconds a candidate's worker may use "
+             "(RLIMIT_CPU); over it, the candidate is rejected"),
+    cl::value_desc("sec"), cl::init(0), cl::cat(Cat),
+    cl::cb<void, unsigned>([](unsigned V) { CPULimit = V; }));
+static cl::opt<unsigned> MemoryLimitOpt(
+    "candidate-memory-limit",
+    cl::desc("--evolve: address space of a candidate's worker in MB "
+             "(RLIMIT_AS; the worker starts as a copy of asmevo-opt); over "
+             "it, the candidate is rejected"),
+    cl::value_desc("mb"), cl::init(0), cl::cat(Cat),
+    cl::cb<void, unsigned>([](unsigned V) { MemoryLimit = V; }));
+
+static cl::opt<std::string> AgentOpt(
+    "agent",
+    cl::desc("--evolve: also judge the edit scripts this command proposes "
+             "(JSON lines on its stdio, docs/agent-protocol.md)"),
+    cl::value_desc("cmd"), cl::cat(Cat),
+    cl::cb<void, std::string>([](std::string V) { AgentCommand = V; }));
+static cl::opt<double> AgentTimeoutOpt(
+    "agent-timeout",
+    cl::desc("--agent: seconds to wait for each answer (default 120)"),
+    cl::init(120), cl::cat(Cat),
+    cl::cb<void, double>([](double V) { AgentTimeout = V; }));
 
 cl::SubCommand asmevo::LineageCommand(
     "lineage", "Print the runs of a lineage store: candidates and tree");
@@ -86,6 +123,8 @@ int asmevo::runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
                 Twine(LMs.size()) + ")");
   if (Candidates == 0)
     return fail("--candidates must be > 0");
+  if (Jobs == 0)
+    return fail("--jobs must be > 0");
   if (Resume && LineagePath.empty())
     return fail("--resume needs --lineage");
   auto Spec = emu::LaunchSpec::load(D.Spec);
@@ -118,8 +157,49 @@ int asmevo::runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
   O.Gate.Memo = makeGateMemo();
   O.Store = Store.get();
   O.Resume = Resume;
+  O.Jobs = Jobs;
+  O.Limits.CPUSeconds = CPULimit;
+  O.Limits.MemoryMB = MemoryLimit;
   O.Progress = D.Quiet ? nullptr : &errs();
+  std::unique_ptr<AgentSource> Agent;
+  if (!AgentCommand.empty()) {
+    if (Resume)
+      return fail("--agent cannot be resumed yet: its answers are not "
+                  "replayed from the lineage store");
+    HotWindowOptions HO;
+    auto HW = hotWindowsFromModel(*LMs.front(), D.Spec, HO);
+    if (!HW)
+      return fail(toString(HW.takeError()));
+    json::Value HWJ = toJSON(*HW);
+    if (const json::Array *W = HWJ.getAsObject()->getArray("windows"))
+      O.AgentWindows = json::Array(*W);
+    json::Object Budget{{"candidates", Candidates}};
+    if (TimeBudget > 0)
+      Budget["seconds"] = TimeBudget;
+    json::Value Hello = json::Object{
+        {"type", "hello"},
+        {"protocol", "asmevo-agent"},
+        {"version", 1},
+        {"target", K0.target().Processor},
+        {"kernels", json::Array(O.Lift.Kernels)},
+        {"edit_script",
+         json::Object{{"format", "asmevo-edit-script"},
+                      {"version", EditScriptLimits::Version},
+                      {"limits",
+                       json::Object{{"edits", EditScriptLimits::MaxEdits},
+                                    {"window", EditScriptLimits::MaxWindow},
+                                    {"asm", EditScriptLimits::MaxAsmLines}}}}},
+        {"budget", std::move(Budget)},
+        {"timing_source", "model (not measured)"}};
+    auto A = AgentSource::start(AgentCommand, Hello, AgentTimeout);
+    if (!A)
+      return fail(toString(A.takeError()));
+    Agent = std::move(*A);
+    O.Agent = Agent.get();
+  }
   auto R = evolve(K0, O);
+  if (Agent && R)
+    Agent->finish(*R);
   if (!R)
     return fail(toString(R.takeError()));
   if (!D.Quiet)

@@ -64,6 +64,7 @@ object(std::vector<std::pair<std::string, llvm::json::Value>> Props,
 /// Tool families, registered by agentTools() (one file each).
 void addInspectTools(std::vector<AgentTool> &Tools);
 void addRunTools(std::vector<AgentTool> &Tools);
+void addSearchTools(std::vector<AgentTool> &Tools);
 
 } // namespace asmevo
 

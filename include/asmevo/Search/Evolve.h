@@ -15,9 +15,32 @@
 #include "asmevo/Rewrite/Gate.h"
 #include "asmevo/Search/EditScript.h"
 #include "asmevo/Search/LineageStore.h"
+#include "asmevo/Search/WorkerPool.h"
 #include <optional>
 
 namespace asmevo {
+
+/// A proposal from outside the built-in mutations (an --agent): an edit
+/// script against K0, judged like any candidate.
+struct ExternalProposal {
+  std::string Hypothesis;
+  std::string Script; ///< JSON text, not yet read.
+};
+
+struct ExternalAnswer {
+  bool Stop = false;
+  std::string Note;
+  std::vector<ExternalProposal> Proposals;
+};
+
+/// Where external proposals come from. The search asks it, with a `state`
+/// (docs/agent-protocol.md), whenever it has none queued; an Error (late,
+/// malformed, exited) ends the source's part of the run, not the run.
+class ProposalSource {
+public:
+  virtual ~ProposalSource() = default;
+  virtual llvm::Expected<ExternalAnswer> ask(const llvm::json::Value &State) = 0;
+};
 
 struct EvolveOptions {
   uint64_t Seed = 1;
@@ -28,6 +51,15 @@ struct EvolveOptions {
   GateOptions Gate;
   LineageStore *Store = nullptr;
   bool Resume = false;
+  /// Workers evaluating candidates at once. Above 1, or with limits, every
+  /// candidate is evaluated in a forked worker; the result does not depend
+  /// on either (only on whether a limit was hit).
+  unsigned Jobs = 1;
+  WorkerLimits Limits;
+  /// --agent: its proposals take candidate ids from the same budget.
+  ProposalSource *Agent = nullptr;
+  /// The hot windows the agent is shown (a JSON array), computed once.
+  llvm::json::Value AgentWindows = llvm::json::Array();
   llvm::raw_ostream *Progress = nullptr;
 };
 
@@ -38,7 +70,13 @@ struct EvolveResult {
   std::optional<std::vector<uint8_t>> Bytes; ///< The winner; none: K0.
   EditScript Edits;                 ///< Reproduces the winner from K0.
   unsigned Evaluated = 0, Reused = 0;
+  /// Evaluations started ahead of their turn and discarded because an
+  /// earlier candidate was accepted (their parent was then stale).
+  unsigned Discarded = 0;
   bool OutOfTime = false;
+  /// Why the agent's part of the run ended ("stopped: ...", "failed: ...");
+  /// empty without --agent.
+  std::string AgentEnd;
 };
 
 llvm::Expected<EvolveResult> evolve(const CodeObject &K0,

@@ -25,6 +25,9 @@ class RewriteFilter;
 /// Where the apply-edits pass reads its script (asmevo-opt --edits=FILE).
 void setEditScriptFile(llvm::StringRef Path);
 const std::string &editScriptFile();
+/// Or a script held in memory (an agent's proposal), named \p Name in
+/// errors; an empty \p Name goes back to the file.
+void setEditScriptText(llvm::StringRef Name, llvm::StringRef Text);
 
 /// Applies the edits of \p S, in order, to \p LM. \p ScriptName names the
 /// script in errors.

@@ -61,6 +61,9 @@ async function main() {
     verify: { k0: 'k0.co', k1: 'k1.co', spec: 'spec.yaml', seeds: 1,
               random_sizes: 0 },
     time: { path: 'k1.co', k0: 'k0.co', spec: 'spec.yaml' },
+    apply_edit: { path: 'k0.co', output: 'edited.co', script: nopScript('7fc08cbf', 1) },
+    hot_windows: { path: 'k0.co', spec: 'spec.yaml', count: 2 },
+    lineage: { db: 'run.db' },
   };
   for (const name of names) {
     const args = calls[name];
@@ -76,6 +79,13 @@ async function main() {
       extra = ' source=' + r.structuredContent.source;
     if (name === 'diff' && !r.isError)
       extra = ' edits=' + r.structuredContent.edits.length;
+    if (name === 'apply_edit' && !r.isError)
+      extra = ' changed=' + r.structuredContent.changed;
+    if (name === 'hot_windows' && !r.isError)
+      extra = ' windows=' + r.structuredContent.code_objects[0].windows.length;
+    if (name === 'lineage' && !r.isError)
+      extra = ' runs=' + r.structuredContent.runs.length + ' candidates=' +
+              r.structuredContent.runs[0].candidates.length;
     console.log('call ' + name + ': ' + brief(r) + extra);
   }
 
@@ -92,6 +102,10 @@ async function main() {
   } catch (e) {
     console.log('unknown tool: error ' + e.code);
   }
+  // A stale edit (the bytes no longer match) fails the tool, naming it.
+  const stale = await client.callTool({ name: 'apply_edit', arguments: {
+    path: 'k0.co', output: 'stale.co', script: nopScript('7fc08cbe', 0) } });
+  console.log('stale edit: ' + brief(stale));
   // A path outside the work directory is refused by the tool.
   const out = await client.callTool({ name: 'recover',
                                       arguments: { path: '../outside.co' } });
@@ -102,6 +116,15 @@ async function main() {
   if (!modern)
     console.log('ping: ' + JSON.stringify(await client.ping()));
   await client.close();
+}
+
+// An s_nop inserted before relu's first s_waitcnt after the preload
+// prologue (which is never edited), anchored on the given bytes.
+function nopScript(bytes, imm) {
+  return { format: 'asmevo-edit-script', version: 1, edits: [{
+    kind: 'insert', function: 'relu', block: 2, index: 1,
+    instructions: [{ text: 's_waitcnt lgkmcnt(0)', bytes }],
+    asm: ['s_nop ' + imm] }] };
 }
 
 main().catch((e) => {
