@@ -10,6 +10,7 @@
 #include "Machine.h"
 #include "Semantics.h"
 #include "asmevo/Analysis/Hazards.h"
+#include "asmevo/Analysis/Resources.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/KernelMetadata.h"
 #include "asmevo/Emulator/TraceSink.h"
@@ -911,7 +912,10 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
     TL.ScratchPerLane = KS.ScratchPerLane;
     TL.VGPRs = std::min(KD.allocatedVGPRs(), MaxVSlots);
     TL.ArchVGPRs = KD.accumOffset();
-    TL.SGPRs = (KD.sgprGranule() + 1) * 16; // gfx9 granule of 16
+    // The field counts blocks of 8 (LLVM's SGPR encoding granule) that
+    // gfx9 allocates in 16s: a field of 6 is 56 SGPRs, granted as 64, not
+    // 112 (the same rule as the static occupancy in Analysis/Resources).
+    TL.SGPRs = sgprsAllocated(KD.sgprGranule());
     TL.Instrs = Prog->Recs;
     O.Sink->beginLaunch(TL);
   }
