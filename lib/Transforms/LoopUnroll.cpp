@@ -155,10 +155,19 @@ private:
     MachineBasicBlock *L = nullptr, *Exit = nullptr;
     MachineInstr *Term = nullptr, *X = nullptr;
     std::vector<MachineInstr *> H, T;
+    /// Head VALU instructions sunk below the first wait (sinkHead), each
+    /// with the instruction it came before; SinkBefore: where they go.
+    std::vector<std::pair<MachineInstr *, MachineInstr *>> Sunk;
+    MachineInstr *SinkBefore = nullptr;
   };
   std::optional<ExecLoop> matchExec(MachineBasicBlock &MBB) const;
+  /// Reorders \p Body (the loop without X and its branch) so that head
+  /// VALU work the tail races with runs just after the first wait.
+  void sinkHead(std::vector<MachineInstr *> &Body, ExecLoop &EL) const;
   /// Rewrites one exec loop; returns what to erase to put it back.
+  using RegLog = std::vector<std::pair<MachineOperand *, Register>>;
   bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
+                    RegLog &Renamed,
                     std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
                     unsigned SaveA, unsigned SaveB);
   bool runExec();
@@ -170,7 +179,10 @@ private:
   void unroll(const Loop &Lp, unsigned Factor, Done &D);
   /// Renames the VGPR webs of one body copy that neither the next copy
   /// (Exposed) nor, when \p Last, the exit reads.
-  void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last);
+  /// \p Log, when given, receives each operand renamed and its old register.
+  void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last,
+              std::vector<std::pair<MachineOperand *, Register>> *Log =
+                  nullptr);
   void undo(Done &D);
 
   asmevo::Pass &P;
@@ -364,8 +376,9 @@ void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
   }
 }
 
-void Unroller::rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy,
-                      bool Last) {
+void Unroller::rename(
+    const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last,
+    std::vector<std::pair<MachineOperand *, Register>> *Log) {
   // Bodies where a VGPR's lanes are not simply "written under the one EXEC
   // the body runs with, read under it": renaming would change what an
   // inactive or another lane reads.
@@ -516,8 +529,11 @@ void Unroller::rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy,
       return;
     Edits.push_back({&MI->getOperand(I), R});
   }
-  for (auto &[MO, R] : Edits)
+  for (auto &[MO, R] : Edits) {
+    if (Log)
+      Log->push_back({MO, MO->getReg()});
     MO->setReg(R);
+  }
   for (unsigned U = 0; U < NumVGPRs; ++U)
     if (Moved[U])
       UsedVGPR[U + Shift] = true;
@@ -651,11 +667,13 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       !StringRef(MRI.getName(X.getOperand(2).getReg())).starts_with("SGPR"))
     return std::nullopt;
   Register M = X.getOperand(2).getReg();
+  std::vector<MachineInstr *> Body(All.begin(), All.end() - 2);
+  sinkHead(Body, EL);
   bool InTail = false;
   unsigned HeadLoads = 0;
   MCRegister SCC = LM.target().reg("scc");
-  for (size_t I = 0; I + 2 < All.size(); ++I) {
-    MachineInstr &MI = *All[I];
+  for (MachineInstr *BI : Body) {
+    MachineInstr &MI = *BI;
     const OpcodeFacts &OF = F.get(MI.getOpcode());
     StringRef N = nameOf(MI);
     if (OF.is(ic::Waitcnt))
@@ -759,8 +777,77 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
   return EL;
 }
 
+void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
+                        ExecLoop &EL) const {
+  size_t WI = llvm::find_if(Body, [&](MachineInstr *MI) {
+                return F.get(MI->getOpcode()).is(ic::Waitcnt);
+              }) -
+              Body.begin();
+  if (WI + 1 >= Body.size())
+    return;
+  // A writes a register B reads or writes.
+  auto Writes = [&](const MachineInstr *A, const MachineInstr *B) {
+    for (const MachineOperand &MO : A->operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() &&
+          (B->readsRegister(MO.getReg(), &TRI) ||
+           B->modifiesRegister(MO.getReg(), &TRI)))
+        return true;
+    return false;
+  };
+  auto Conflict = [&](const MachineInstr *A, const MachineInstr *B) {
+    return Writes(A, B) || Writes(B, A);
+  };
+  // Latest first, so that a chain of such instructions sinks together.
+  // Only VALU work that writes nothing but VGPRs moves (it does not change
+  // what the loads, the lane masks or the exit see), only when no later
+  // head instruction depends on it or it on them, and only when it touches
+  // a register the tail writes: left in the head, it would keep the second
+  // head from moving above the first tail (softmax's and reduce_max's
+  // v_max_f32 v1, v1, v1 canonicalising the running maximum).
+  std::vector<bool> Sink(WI);
+  bool Any = false;
+  for (size_t I = WI; I-- > 0;) {
+    MachineInstr *MI = Body[I];
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    if (!OF.isVALU() || OF.MayLoad || OF.MayStore ||
+        OF.is(ic::VMEM | ic::DS | ic::MFMA) || nameOf(*MI).contains("LANE"))
+      continue;
+    bool VGPROnly = true;
+    for (const MachineOperand &MO : MI->operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() &&
+          !vgprsOf(MRI, MO.getReg().asMCReg()))
+        VGPROnly = false;
+    if (!VGPROnly)
+      continue;
+    bool Needed = false;
+    for (size_t J = WI + 1; J < Body.size() && !Needed; ++J)
+      Needed = Writes(Body[J], MI);
+    if (!Needed)
+      continue;
+    bool Free = true;
+    for (size_t J = I + 1; J < WI && Free; ++J)
+      if (!Sink[J] && Conflict(MI, Body[J]))
+        Free = false;
+    Sink[I] = Free;
+    Any |= Free;
+  }
+  if (!Any)
+    return;
+  std::vector<MachineInstr *> New, Moved;
+  for (size_t I = 0; I < WI; ++I)
+    (Sink[I] ? Moved : New).push_back(Body[I]);
+  for (size_t I = 0; I < WI; ++I)
+    if (Sink[I])
+      EL.Sunk.push_back({Body[I], Body[I + 1]});
+  EL.SinkBefore = Body[WI + 1];
+  New.push_back(Body[WI]);
+  New.insert(New.end(), Moved.begin(), Moved.end());
+  New.insert(New.end(), Body.begin() + WI + 1, Body.end());
+  Body = std::move(New);
+}
+
 bool Unroller::pipelineExec(
-    ExecLoop &EL, std::vector<MachineInstr *> &Added,
+    ExecLoop &EL, std::vector<MachineInstr *> &Added, RegLog &Renamed,
     std::vector<std::pair<MachineInstr *, int64_t>> &Waits, unsigned SaveA,
     unsigned SaveB) {
   MachineBasicBlock &L = *EL.L;
@@ -773,6 +860,10 @@ bool Unroller::pipelineExec(
   MCRegister B = TC.reg("s[" + utostr(SaveB) + ":" + utostr(SaveB + 1) + "]");
   if (MovOpc == ~0u || !A || !B)
     return false;
+  for (auto &[MI, Next] : EL.Sunk) {
+    MI->removeFromParent();
+    L.insert(EL.SinkBefore->getIterator(), MI);
+  }
   auto Clone = [&](MachineInstr *MI, MachineBasicBlock::iterator At) {
     MachineInstr *N = MF.CloneMachineInstr(MI);
     N->setPreInstrSymbol(MF, nullptr);
@@ -828,17 +919,31 @@ bool Unroller::pipelineExec(
   rename(Lp, Copy, /*Last=*/true);
   // After renaming, no VGPR the moved head writes may be one the first
   // tail reads or writes, nor one it reads one the tail writes.
-  for (unsigned I = 0; I < Moved; ++I)
-    for (MachineInstr *T : EL.T)
-      for (const MachineOperand &HO : Copy[I]->operands()) {
-        if (!HO.isReg() || !HO.getReg() || !vgprsOf(MRI, HO.getReg()))
-          continue;
-        if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
-                            T->modifiesRegister(HO.getReg(), &TRI))) ||
-            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
-          return false;
-      }
-  return true;
+  auto Clash = [&] {
+    for (unsigned I = 0; I < Moved; ++I)
+      for (MachineInstr *T : EL.T)
+        for (const MachineOperand &HO : Copy[I]->operands()) {
+          if (!HO.isReg() || !HO.getReg() || !vgprsOf(MRI, HO.getReg()))
+            continue;
+          if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
+                              T->modifiesRegister(HO.getReg(), &TRI))) ||
+              (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
+            return true;
+        }
+    return false;
+  };
+  if (!Clash())
+    return true;
+  // A head value that cannot be renamed in the second copy (a VGPR paired
+  // with a loop-carried one, as v3 of v[2:3] holding the sign of the
+  // index v2) may still clash with a temporary of the first tail (the
+  // load's v3): then the first copy's own temporaries get new registers.
+  // Lanes that leave after the first copy keep what it leaves at the exit
+  // (its exit live-ins stay where they are).
+  std::vector<MachineInstr *> First(EL.H);
+  First.insert(First.end(), EL.T.begin(), EL.T.end());
+  rename(Lp, First, /*Last=*/true, &Renamed);
+  return !Clash();
 }
 
 bool Unroller::runExec() {
@@ -905,7 +1010,8 @@ bool Unroller::runExec() {
       continue;
     All.emplace_back();
     All.back().EL = EL;
-    if (!pipelineExec(EL, All.back().Added, All.back().Waits, Pairs[0],
+    if (!pipelineExec(EL, All.back().Added, All.back().Regs,
+                      All.back().Waits, Pairs[0],
                       Pairs[1]))
       Bad = true;
   }
@@ -919,8 +1025,14 @@ bool Unroller::runExec() {
         MI->eraseFromParent();
       for (auto &[MI, Imm] : It->Waits)
         MI->getOperand(0).setImm(Imm);
+      for (auto R = It->Regs.rbegin(); R != It->Regs.rend(); ++R)
+        R->first->setReg(R->second);
       It->EL.X->removeFromParent();
       It->EL.L->insert(It->EL.Term->getIterator(), It->EL.X);
+      for (auto S = It->EL.Sunk.rbegin(); S != It->EL.Sunk.rend(); ++S) {
+        S->first->removeFromParent();
+        It->EL.L->insert(S->second->getIterator(), S->first);
+      }
     }
     return false;
   }
