@@ -159,7 +159,14 @@ private:
     /// with the instruction it came before; SinkBefore: where they go.
     std::vector<std::pair<MachineInstr *, MachineInstr *>> Sunk;
     MachineInstr *SinkBefore = nullptr;
+    /// Scalars the head writes and reads itself that the first tail also
+    /// touches: renamed in the second head (headLocalSGPR).
+    std::vector<Register> RenameS;
   };
+  /// \p R is a scalar the head of \p EL writes before any read of it,
+  /// names only explicitly and whole, and the tail does not read before
+  /// writing: the second head can keep it in another register.
+  bool headLocalSGPR(const ExecLoop &EL, Register R, Register M) const;
   std::optional<ExecLoop> matchExec(MachineBasicBlock &MBB) const;
   /// Reorders \p Body (the loop without X and its branch) so that head
   /// VALU work the tail races with runs just after the first wait.
@@ -169,7 +176,8 @@ private:
   bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
                     RegLog &Renamed,
                     std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
-                    unsigned SaveA, unsigned SaveB);
+                    unsigned SaveA, unsigned SaveB,
+                    ArrayRef<unsigned> Spare);
   bool runExec();
   bool isExecReg(Register R) const {
     StringRef N = MRI.getName(R);
@@ -669,6 +677,7 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
   Register M = X.getOperand(2).getReg();
   std::vector<MachineInstr *> Body(All.begin(), All.end() - 2);
   sinkHead(Body, EL);
+  SmallVector<Register, 8> TailMasks;
   bool InTail = false;
   unsigned HeadLoads = 0;
   MCRegister SCC = LM.target().reg("scc");
@@ -706,16 +715,23 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
         ++HeadLoads;
       EL.H.push_back(&MI);
     } else {
-      // The tail: VALU, LDS and waits only; no VMEM (its waits are left as
-      // they are), no SGPR writes, no SCC read (X now runs before it).
+      // The tail: VALU, LDS, waits and s_nops only; no VMEM (its waits are
+      // left as they are), no SCC read (X now runs before it), no scalar
+      // writes but VALU lane masks (VCC, v_cmp_*_e64 sN): run again under
+      // EXEC = 0 they become 0, so they must be dead at the exit.
       if (OF.is(ic::VMEM) || MI.readsRegister(SCC, &TRI))
         return std::nullopt;
-      if (!OF.isVALU() && !OF.is(ic::DS) && !OF.is(ic::Waitcnt))
+      if (!OF.isVALU() && !OF.is(ic::DS) && !OF.is(ic::Waitcnt) &&
+          !OF.is(ic::Nop))
         return std::nullopt;
       for (const MachineOperand &MO : MI.operands())
         if (MO.isReg() && MO.isDef() && MO.getReg() &&
-            !vgprsOf(MRI, MO.getReg().asMCReg()))
-          return std::nullopt;
+            !vgprsOf(MRI, MO.getReg().asMCReg())) {
+          if (!OF.isVALU() || isExecReg(MO.getReg()) || MO.getReg() == SCC ||
+              TRI.regsOverlap(MO.getReg(), M))
+            return std::nullopt;
+          TailMasks.push_back(MO.getReg());
+        }
       EL.T.push_back(&MI);
     }
   }
@@ -758,6 +774,7 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       Changed.push_back(D);
     }
   }
+  Changed.append(TailMasks.begin(), TailMasks.end());
   for (const auto &LI : EL.Exit->liveins())
     if (In(Changed, LI.PhysReg))
       return std::nullopt;
@@ -771,10 +788,48 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
           continue;
         if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
                             T->modifiesRegister(HO.getReg(), &TRI))) ||
-            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
-          return std::nullopt;
+            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI))) {
+          if (!headLocalSGPR(EL, HO.getReg(), M))
+            return std::nullopt;
+          if (!llvm::is_contained(EL.RenameS, HO.getReg()))
+            EL.RenameS.push_back(HO.getReg());
+        }
       }
   return EL;
+}
+
+bool Unroller::headLocalSGPR(const ExecLoop &EL, Register R,
+                             Register M) const {
+  StringRef N = MRI.getName(R);
+  SmallVector<StringRef, 4> Parts;
+  N.split(Parts, '_');
+  if (!N.starts_with("SGPR") || Parts.size() > 2 ||
+      llvm::any_of(Parts, [](StringRef P) { return !P.starts_with("SGPR"); }) ||
+      TRI.regsOverlap(R, M))
+    return false;
+  bool Seen = false;
+  for (MachineInstr *MI : EL.H) {
+    bool Reads = false, Writes = false;
+    for (const MachineOperand &MO : MI->operands()) {
+      if (!MO.isReg() || !MO.getReg() || !TRI.regsOverlap(MO.getReg(), R))
+        continue;
+      if (MO.getReg() != R || MO.isImplicit() || MO.isTied())
+        return false;
+      (MO.isDef() ? Writes : Reads) = true;
+    }
+    if (!Seen && Reads)
+      return false;
+    Seen |= Writes;
+  }
+  if (!Seen)
+    return false;
+  for (MachineInstr *MI : EL.T) {
+    if (MI->readsRegister(R, &TRI))
+      return false;
+    if (MI->modifiesRegister(R, &TRI))
+      break;
+  }
+  return true;
 }
 
 void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
@@ -849,7 +904,7 @@ void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
 bool Unroller::pipelineExec(
     ExecLoop &EL, std::vector<MachineInstr *> &Added, RegLog &Renamed,
     std::vector<std::pair<MachineInstr *, int64_t>> &Waits, unsigned SaveA,
-    unsigned SaveB) {
+    unsigned SaveB, ArrayRef<unsigned> Spare) {
   MachineBasicBlock &L = *EL.L;
   const TargetContext &TC = LM.target();
   unsigned MovOpc = TC.opcode("S_MOV_B64_vi");
@@ -885,6 +940,22 @@ bool Unroller::pipelineExec(
   for (MachineInstr *MI : EL.H)
     Copy.push_back(Clone(MI, T1));
   unsigned Moved = Copy.size();
+  // The second head's own scalars that the first tail also uses.
+  if (EL.RenameS.size() > Spare.size())
+    return false;
+  for (size_t I = 0; I < EL.RenameS.size(); ++I) {
+    Register R = EL.RenameS[I];
+    bool Pair = StringRef(MRI.getName(R)).contains('_');
+    unsigned S = Spare[I];
+    MCRegister To = TC.reg(Pair ? "s[" + utostr(S) + ":" + utostr(S + 1) + "]"
+                                : "s" + utostr(S));
+    if (!To)
+      return false;
+    for (unsigned J = 0; J < Moved; ++J)
+      for (MachineOperand &MO : Copy[J]->operands())
+        if (MO.isReg() && MO.getReg() == R)
+          MO.setReg(To);
+  }
   Mov(T1, Exec, A);
   MachineBasicBlock::iterator End = EL.Term->getIterator();
   Mov(End, Exec, B);
@@ -923,7 +994,7 @@ bool Unroller::pipelineExec(
     for (unsigned I = 0; I < Moved; ++I)
       for (MachineInstr *T : EL.T)
         for (const MachineOperand &HO : Copy[I]->operands()) {
-          if (!HO.isReg() || !HO.getReg() || !vgprsOf(MRI, HO.getReg()))
+          if (!HO.isReg() || !HO.getReg() || isExecReg(HO.getReg()))
             continue;
           if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
                               T->modifiesRegister(HO.getReg(), &TRI))) ||
@@ -980,11 +1051,13 @@ bool Unroller::runExec() {
         return false;
     }
   std::vector<unsigned> Pairs;
-  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < 2; I += 2)
+  // Two more for scalars the second head renames.
+  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < 4; I += 2)
     if (!UsedS[I] && !UsedS[I + 1])
       Pairs.push_back(I);
   if (Pairs.size() < 2)
     return false;
+  ArrayRef<unsigned> Spare = ArrayRef<unsigned>(Pairs).drop_front(2);
   std::vector<ExecLoop> Loops;
   for (MachineBasicBlock &MBB : MF)
     if (!Pinned.count(&MBB))
@@ -1004,36 +1077,40 @@ bool Unroller::runExec() {
     std::vector<std::pair<MachineOperand *, Register>> Regs;
   };
   std::vector<Undo> All;
-  bool Bad = false;
+  auto Revert = [&](Undo &U) {
+    for (MachineInstr *MI : U.Added)
+      MI->eraseFromParent();
+    for (auto &[MI, Imm] : U.Waits)
+      MI->getOperand(0).setImm(Imm);
+    for (auto R = U.Regs.rbegin(); R != U.Regs.rend(); ++R)
+      R->first->setReg(R->second);
+    U.EL.X->removeFromParent();
+    U.EL.L->insert(U.EL.Term->getIterator(), U.EL.X);
+    for (auto S = U.EL.Sunk.rbegin(); S != U.EL.Sunk.rend(); ++S) {
+      S->first->removeFromParent();
+      U.EL.L->insert(S->second->getIterator(), S->first);
+    }
+  };
   for (ExecLoop &EL : Loops) {
     if (!P.shouldRewrite())
       continue;
     All.emplace_back();
     All.back().EL = EL;
+    // A loop that cannot be pipelined is put back on its own: the
+    // function's other loops (softmax has three) still are.
     if (!pipelineExec(EL, All.back().Added, All.back().Regs,
-                      All.back().Waits, Pairs[0],
-                      Pairs[1]))
-      Bad = true;
+                      All.back().Waits, Pairs[0], Pairs[1], Spare)) {
+      Revert(All.back());
+      All.pop_back();
+    }
   }
   if (All.empty())
     return false;
   FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
-  if (Bad || A1.violations() > A0.violations() ||
+  if (A1.violations() > A0.violations() ||
       A1.Advisories.size() > A0.Advisories.size()) {
-    for (auto It = All.rbegin(); It != All.rend(); ++It) {
-      for (MachineInstr *MI : It->Added)
-        MI->eraseFromParent();
-      for (auto &[MI, Imm] : It->Waits)
-        MI->getOperand(0).setImm(Imm);
-      for (auto R = It->Regs.rbegin(); R != It->Regs.rend(); ++R)
-        R->first->setReg(R->second);
-      It->EL.X->removeFromParent();
-      It->EL.L->insert(It->EL.Term->getIterator(), It->EL.X);
-      for (auto S = It->EL.Sunk.rbegin(); S != It->EL.Sunk.rend(); ++S) {
-        S->first->removeFromParent();
-        It->EL.L->insert(S->second->getIterator(), S->first);
-      }
-    }
+    for (auto It = All.rbegin(); It != All.rend(); ++It)
+      Revert(*It);
     return false;
   }
   return true;
