@@ -25,6 +25,12 @@ static cl::opt<unsigned> LoopUnrollFactor(
     cl::desc("loop-unroll: copies of the body per iteration (2, 4 or 8)"),
     cl::init(4));
 
+static cl::opt<unsigned> ExecLoopPipelineDepth(
+    "exec-loop-pipeline-depth",
+    cl::desc("exec-loop-pipeline: iterations in flight per loop trip (2-8); "
+             "a loop that cannot take that many gets 2"),
+    cl::init(4));
+
 static cl::opt<bool> LoopUnrollNoRename(
     "loop-unroll-no-rename", cl::Hidden,
     cl::desc("loop-unroll: copy the body without renaming its VGPRs"));
@@ -176,8 +182,7 @@ private:
   bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
                     RegLog &Renamed,
                     std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
-                    unsigned SaveA, unsigned SaveB,
-                    ArrayRef<unsigned> Spare);
+                    ArrayRef<unsigned> Saves, ArrayRef<unsigned> Spare);
   bool runExec();
   bool isExecReg(Register R) const {
     StringRef N = MRI.getName(R);
@@ -903,109 +908,136 @@ void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
 
 bool Unroller::pipelineExec(
     ExecLoop &EL, std::vector<MachineInstr *> &Added, RegLog &Renamed,
-    std::vector<std::pair<MachineInstr *, int64_t>> &Waits, unsigned SaveA,
-    unsigned SaveB, ArrayRef<unsigned> Spare) {
+    std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
+    ArrayRef<unsigned> Saves, ArrayRef<unsigned> Spare) {
   MachineBasicBlock &L = *EL.L;
   const TargetContext &TC = LM.target();
   unsigned MovOpc = TC.opcode("S_MOV_B64_vi");
   if (MovOpc == ~0u)
     MovOpc = TC.opcode("S_MOV_B64");
   MCRegister Exec = TC.reg("exec");
-  MCRegister A = TC.reg("s[" + utostr(SaveA) + ":" + utostr(SaveA + 1) + "]");
-  MCRegister B = TC.reg("s[" + utostr(SaveB) + ":" + utostr(SaveB + 1) + "]");
-  if (MovOpc == ~0u || !A || !B)
+  unsigned N = Saves.size();
+  std::vector<MCRegister> S;
+  for (unsigned P : Saves)
+    S.push_back(TC.reg("s[" + utostr(P) + ":" + utostr(P + 1) + "]"));
+  if (MovOpc == ~0u || N < 2 || llvm::is_contained(S, MCRegister()))
     return false;
   for (auto &[MI, Next] : EL.Sunk) {
     MI->removeFromParent();
     L.insert(EL.SinkBefore->getIterator(), MI);
   }
   auto Clone = [&](MachineInstr *MI, MachineBasicBlock::iterator At) {
-    MachineInstr *N = MF.CloneMachineInstr(MI);
-    N->setPreInstrSymbol(MF, nullptr);
-    L.insert(At, N);
-    Added.push_back(N);
-    return N;
+    MachineInstr *C = MF.CloneMachineInstr(MI);
+    C->setPreInstrSymbol(MF, nullptr);
+    L.insert(At, C);
+    Added.push_back(C);
+    return C;
   };
-  auto Mov = [&](MachineBasicBlock::iterator At, MCRegister D, MCRegister S) {
-    Added.push_back(BuildMI(L, At, DebugLoc(), TII.get(MovOpc), D).addReg(S));
+  auto Mov = [&](MachineBasicBlock::iterator At, MCRegister D, MCRegister Src) {
+    Added.push_back(
+        BuildMI(L, At, DebugLoc(), TII.get(MovOpc), D).addReg(Src));
   };
-  // H1 ; sA = exec ; X1 ; sB = exec ; H2 ; exec = sA ; T1 ; exec = sB ;
-  // T2 ; X2 ; s_cbranch_execnz L
+  // N copies (N = 2 shown; each further one adds X ; sK = exec ; HK before
+  // exec = s1, and exec = sK ; TK before the last X):
+  //   H1 ; s1 = exec ; X ; s2 = exec ; H2 ; exec = s1 ; T1 ;
+  //   exec = s2 ; T2 ; X ; s_cbranch_execnz L
   MachineBasicBlock::iterator T1 = EL.T.front()->getIterator();
-  Mov(T1, A, Exec);
+  Mov(T1, S[0], Exec);
   EL.X->removeFromParent();
   L.insert(T1, EL.X);
-  Mov(T1, B, Exec);
-  std::vector<MachineInstr *> Copy;
-  for (MachineInstr *MI : EL.H)
-    Copy.push_back(Clone(MI, T1));
-  unsigned Moved = Copy.size();
-  // The second head's own scalars that the first tail also uses.
+  // Copies[K]: copy K + 1's head, then its tail (K = 0 is the original).
+  std::vector<std::vector<MachineInstr *>> Copies(N);
+  unsigned Moved = EL.H.size();
   if (EL.RenameS.size() > Spare.size())
     return false;
-  for (size_t I = 0; I < EL.RenameS.size(); ++I) {
-    Register R = EL.RenameS[I];
-    bool Pair = StringRef(MRI.getName(R)).contains('_');
-    unsigned S = Spare[I];
-    MCRegister To = TC.reg(Pair ? "s[" + utostr(S) + ":" + utostr(S + 1) + "]"
-                                : "s" + utostr(S));
-    if (!To)
-      return false;
-    for (unsigned J = 0; J < Moved; ++J)
-      for (MachineOperand &MO : Copy[J]->operands())
-        if (MO.isReg() && MO.getReg() == R)
-          MO.setReg(To);
+  for (unsigned K = 1; K < N; ++K) {
+    if (K > 1)
+      Clone(EL.X, T1);
+    Mov(T1, S[K], Exec);
+    for (MachineInstr *MI : EL.H)
+      Copies[K].push_back(Clone(MI, T1));
+    // The head's own scalars that an earlier tail also uses; dead after
+    // the head, so every copy may use the same spare registers.
+    for (size_t I = 0; I < EL.RenameS.size(); ++I) {
+      Register R = EL.RenameS[I];
+      bool Pair = StringRef(MRI.getName(R)).contains('_');
+      unsigned P = Spare[I];
+      MCRegister To =
+          TC.reg(Pair ? "s[" + utostr(P) + ":" + utostr(P + 1) + "]"
+                      : "s" + utostr(P));
+      if (!To)
+        return false;
+      for (MachineInstr *MI : Copies[K])
+        for (MachineOperand &MO : MI->operands())
+          if (MO.isReg() && MO.getReg() == R)
+            MO.setReg(To);
+    }
   }
-  Mov(T1, Exec, A);
+  Mov(T1, Exec, S[0]);
   MachineBasicBlock::iterator End = EL.Term->getIterator();
-  Mov(End, Exec, B);
-  for (MachineInstr *MI : EL.T)
-    Copy.push_back(Clone(MI, End));
-  MachineInstr *X2 = Clone(EL.X, End);
-  (void)X2;
-  // The first tail's waits: the second head's loads are now younger.
+  for (unsigned K = 1; K < N; ++K) {
+    Mov(End, Exec, S[K]);
+    for (MachineInstr *MI : EL.T)
+      Copies[K].push_back(Clone(MI, End));
+  }
+  Clone(EL.X, End);
+  // Each tail's waits: the later copies' head loads are now younger.
   unsigned VM = 0;
   for (MachineInstr *MI : EL.H)
     if (F.get(MI->getOpcode()).Counters & cnt::VM)
       ++VM;
-  for (MachineInstr *MI : EL.T) {
-    const OpcodeFacts &OF = F.get(MI->getOpcode());
-    if (!OF.is(ic::Waitcnt) || !MI->getNumOperands() ||
-        !MI->getOperand(0).isImm())
-      continue;
-    if (OF.Name != "S_WAITCNT_vi" && OF.Name != "S_WAITCNT")
-      return false;
-    int64_t Old = MI->getOperand(0).getImm();
-    WaitcntValue V = WaitcntValue::decode(uint64_t(Old));
-    if (V.VM < WaitcntValue::MaxVM) {
-      V.VM = std::min<unsigned>(V.VM + VM, WaitcntValue::MaxVM - 1);
-      Waits.push_back({MI, Old});
-      MI->getOperand(0).setImm(V.encode());
+  for (unsigned K = 0; K < N; ++K) {
+    ArrayRef<MachineInstr *> Tail =
+        K ? ArrayRef<MachineInstr *>(Copies[K]).drop_front(Moved)
+          : ArrayRef<MachineInstr *>(EL.T);
+    for (MachineInstr *MI : Tail) {
+      const OpcodeFacts &OF = F.get(MI->getOpcode());
+      if (!OF.is(ic::Waitcnt) || !MI->getNumOperands() ||
+          !MI->getOperand(0).isImm())
+        continue;
+      if (OF.Name != "S_WAITCNT_vi" && OF.Name != "S_WAITCNT")
+        return false;
+      int64_t Old = MI->getOperand(0).getImm();
+      WaitcntValue V = WaitcntValue::decode(uint64_t(Old));
+      if (V.VM < WaitcntValue::MaxVM) {
+        V.VM = std::min<unsigned>(V.VM + VM * (N - 1 - K),
+                                  WaitcntValue::MaxVM - 1);
+        if (!K)
+          Waits.push_back({MI, Old});
+        MI->getOperand(0).setImm(V.encode());
+      }
     }
   }
   Loop Lp;
   Lp.L = &L;
   Lp.Exit = EL.Exit;
   Lp.Term = EL.Term;
-  rename(Lp, Copy, /*Last=*/true);
-  // After renaming, no VGPR the moved head writes may be one the first
-  // tail reads or writes, nor one it reads one the tail writes.
+  for (unsigned K = 1; K < N; ++K)
+    rename(Lp, Copies[K], /*Last=*/true);
+  // After renaming, no register a moved head writes may be one an earlier
+  // tail reads or writes, nor one it reads one such a tail writes.
   auto Clash = [&] {
-    for (unsigned I = 0; I < Moved; ++I)
-      for (MachineInstr *T : EL.T)
-        for (const MachineOperand &HO : Copy[I]->operands()) {
-          if (!HO.isReg() || !HO.getReg() || isExecReg(HO.getReg()))
-            continue;
-          if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
-                              T->modifiesRegister(HO.getReg(), &TRI))) ||
-              (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
-            return true;
-        }
+    for (unsigned J = 1; J < N; ++J)
+      for (unsigned K = 0; K < J; ++K) {
+        ArrayRef<MachineInstr *> Tail =
+            K ? ArrayRef<MachineInstr *>(Copies[K]).drop_front(Moved)
+              : ArrayRef<MachineInstr *>(EL.T);
+        for (unsigned I = 0; I < Moved; ++I)
+          for (MachineInstr *T : Tail)
+            for (const MachineOperand &HO : Copies[J][I]->operands()) {
+              if (!HO.isReg() || !HO.getReg() || isExecReg(HO.getReg()))
+                continue;
+              if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
+                                  T->modifiesRegister(HO.getReg(), &TRI))) ||
+                  (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
+                return true;
+            }
+      }
     return false;
   };
   if (!Clash())
     return true;
-  // A head value that cannot be renamed in the second copy (a VGPR paired
+  // A head value that cannot be renamed in a later copy (a VGPR paired
   // with a loop-carried one, as v3 of v[2:3] holding the sign of the
   // index v2) may still clash with a temporary of the first tail (the
   // load's v3): then the first copy's own temporaries get new registers.
@@ -1052,12 +1084,14 @@ bool Unroller::runExec() {
     }
   std::vector<unsigned> Pairs;
   // Two more for scalars the second head renames.
-  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < 4; I += 2)
+  unsigned Depth = std::clamp(ExecLoopPipelineDepth.getValue(), 2u, 8u);
+  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < Depth + 2; I += 2)
     if (!UsedS[I] && !UsedS[I + 1])
       Pairs.push_back(I);
   if (Pairs.size() < 2)
     return false;
-  ArrayRef<unsigned> Spare = ArrayRef<unsigned>(Pairs).drop_front(2);
+  Depth = std::min<unsigned>(Depth, Pairs.size());
+  ArrayRef<unsigned> Spare = ArrayRef<unsigned>(Pairs).drop_front(Depth);
   std::vector<ExecLoop> Loops;
   for (MachineBasicBlock &MBB : MF)
     if (!Pinned.count(&MBB))
@@ -1097,12 +1131,24 @@ bool Unroller::runExec() {
     All.emplace_back();
     All.back().EL = EL;
     // A loop that cannot be pipelined is put back on its own: the
-    // function's other loops (softmax has three) still are.
-    if (!pipelineExec(EL, All.back().Added, All.back().Regs,
-                      All.back().Waits, Pairs[0], Pairs[1], Spare)) {
+    // function's other loops (softmax has three) still are. One that
+    // cannot take Depth copies (registers run out) is tried with two.
+    bool OK = false;
+    for (unsigned D : {Depth, 2u}) {
+      if (pipelineExec(EL, All.back().Added, All.back().Regs,
+                       All.back().Waits,
+                       ArrayRef<unsigned>(Pairs).take_front(D), Spare)) {
+        OK = true;
+        break;
+      }
       Revert(All.back());
-      All.pop_back();
+      All.back() = Undo();
+      All.back().EL = EL;
+      if (D == 2)
+        break;
     }
+    if (!OK)
+      All.pop_back();
   }
   if (All.empty())
     return false;
