@@ -25,6 +25,12 @@ static cl::opt<unsigned> LoopUnrollFactor(
     cl::desc("loop-unroll: copies of the body per iteration (2, 4 or 8)"),
     cl::init(4));
 
+static cl::opt<unsigned> ExecLoopPipelineDepth(
+    "exec-loop-pipeline-depth",
+    cl::desc("exec-loop-pipeline: iterations in flight per loop trip (2-8); "
+             "a loop that cannot take that many gets 2"),
+    cl::init(4));
+
 static cl::opt<bool> LoopUnrollNoRename(
     "loop-unroll-no-rename", cl::Hidden,
     cl::desc("loop-unroll: copy the body without renaming its VGPRs"));
@@ -155,12 +161,28 @@ private:
     MachineBasicBlock *L = nullptr, *Exit = nullptr;
     MachineInstr *Term = nullptr, *X = nullptr;
     std::vector<MachineInstr *> H, T;
+    /// Head VALU instructions sunk below the first wait (sinkHead), each
+    /// with the instruction it came before; SinkBefore: where they go.
+    std::vector<std::pair<MachineInstr *, MachineInstr *>> Sunk;
+    MachineInstr *SinkBefore = nullptr;
+    /// Scalars the head writes and reads itself that the first tail also
+    /// touches: renamed in the second head (headLocalSGPR).
+    std::vector<Register> RenameS;
   };
+  /// \p R is a scalar the head of \p EL writes before any read of it,
+  /// names only explicitly and whole, and the tail does not read before
+  /// writing: the second head can keep it in another register.
+  bool headLocalSGPR(const ExecLoop &EL, Register R, Register M) const;
   std::optional<ExecLoop> matchExec(MachineBasicBlock &MBB) const;
+  /// Reorders \p Body (the loop without X and its branch) so that head
+  /// VALU work the tail races with runs just after the first wait.
+  void sinkHead(std::vector<MachineInstr *> &Body, ExecLoop &EL) const;
   /// Rewrites one exec loop; returns what to erase to put it back.
+  using RegLog = std::vector<std::pair<MachineOperand *, Register>>;
   bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
+                    RegLog &Renamed,
                     std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
-                    unsigned SaveA, unsigned SaveB);
+                    ArrayRef<unsigned> Saves, ArrayRef<unsigned> Spare);
   bool runExec();
   bool isExecReg(Register R) const {
     StringRef N = MRI.getName(R);
@@ -170,7 +192,10 @@ private:
   void unroll(const Loop &Lp, unsigned Factor, Done &D);
   /// Renames the VGPR webs of one body copy that neither the next copy
   /// (Exposed) nor, when \p Last, the exit reads.
-  void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last);
+  /// \p Log, when given, receives each operand renamed and its old register.
+  void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last,
+              std::vector<std::pair<MachineOperand *, Register>> *Log =
+                  nullptr);
   void undo(Done &D);
 
   asmevo::Pass &P;
@@ -364,8 +389,9 @@ void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
   }
 }
 
-void Unroller::rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy,
-                      bool Last) {
+void Unroller::rename(
+    const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last,
+    std::vector<std::pair<MachineOperand *, Register>> *Log) {
   // Bodies where a VGPR's lanes are not simply "written under the one EXEC
   // the body runs with, read under it": renaming would change what an
   // inactive or another lane reads.
@@ -516,8 +542,11 @@ void Unroller::rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy,
       return;
     Edits.push_back({&MI->getOperand(I), R});
   }
-  for (auto &[MO, R] : Edits)
+  for (auto &[MO, R] : Edits) {
+    if (Log)
+      Log->push_back({MO, MO->getReg()});
     MO->setReg(R);
+  }
   for (unsigned U = 0; U < NumVGPRs; ++U)
     if (Moved[U])
       UsedVGPR[U + Shift] = true;
@@ -651,11 +680,14 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       !StringRef(MRI.getName(X.getOperand(2).getReg())).starts_with("SGPR"))
     return std::nullopt;
   Register M = X.getOperand(2).getReg();
+  std::vector<MachineInstr *> Body(All.begin(), All.end() - 2);
+  sinkHead(Body, EL);
+  SmallVector<Register, 8> TailMasks;
   bool InTail = false;
   unsigned HeadLoads = 0;
   MCRegister SCC = LM.target().reg("scc");
-  for (size_t I = 0; I + 2 < All.size(); ++I) {
-    MachineInstr &MI = *All[I];
+  for (MachineInstr *BI : Body) {
+    MachineInstr &MI = *BI;
     const OpcodeFacts &OF = F.get(MI.getOpcode());
     StringRef N = nameOf(MI);
     if (OF.is(ic::Waitcnt))
@@ -688,16 +720,23 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
         ++HeadLoads;
       EL.H.push_back(&MI);
     } else {
-      // The tail: VALU, LDS and waits only; no VMEM (its waits are left as
-      // they are), no SGPR writes, no SCC read (X now runs before it).
+      // The tail: VALU, LDS, waits and s_nops only; no VMEM (its waits are
+      // left as they are), no SCC read (X now runs before it), no scalar
+      // writes but VALU lane masks (VCC, v_cmp_*_e64 sN): run again under
+      // EXEC = 0 they become 0, so they must be dead at the exit.
       if (OF.is(ic::VMEM) || MI.readsRegister(SCC, &TRI))
         return std::nullopt;
-      if (!OF.isVALU() && !OF.is(ic::DS) && !OF.is(ic::Waitcnt))
+      if (!OF.isVALU() && !OF.is(ic::DS) && !OF.is(ic::Waitcnt) &&
+          !OF.is(ic::Nop))
         return std::nullopt;
       for (const MachineOperand &MO : MI.operands())
         if (MO.isReg() && MO.isDef() && MO.getReg() &&
-            !vgprsOf(MRI, MO.getReg().asMCReg()))
-          return std::nullopt;
+            !vgprsOf(MRI, MO.getReg().asMCReg())) {
+          if (!OF.isVALU() || isExecReg(MO.getReg()) || MO.getReg() == SCC ||
+              TRI.regsOverlap(MO.getReg(), M))
+            return std::nullopt;
+          TailMasks.push_back(MO.getReg());
+        }
       EL.T.push_back(&MI);
     }
   }
@@ -740,6 +779,7 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       Changed.push_back(D);
     }
   }
+  Changed.append(TailMasks.begin(), TailMasks.end());
   for (const auto &LI : EL.Exit->liveins())
     if (In(Changed, LI.PhysReg))
       return std::nullopt;
@@ -753,92 +793,260 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
           continue;
         if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
                             T->modifiesRegister(HO.getReg(), &TRI))) ||
-            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
-          return std::nullopt;
+            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI))) {
+          if (!headLocalSGPR(EL, HO.getReg(), M))
+            return std::nullopt;
+          if (!llvm::is_contained(EL.RenameS, HO.getReg()))
+            EL.RenameS.push_back(HO.getReg());
+        }
       }
   return EL;
 }
 
+bool Unroller::headLocalSGPR(const ExecLoop &EL, Register R,
+                             Register M) const {
+  StringRef N = MRI.getName(R);
+  SmallVector<StringRef, 4> Parts;
+  N.split(Parts, '_');
+  if (!N.starts_with("SGPR") || Parts.size() > 2 ||
+      llvm::any_of(Parts, [](StringRef P) { return !P.starts_with("SGPR"); }) ||
+      TRI.regsOverlap(R, M))
+    return false;
+  bool Seen = false;
+  for (MachineInstr *MI : EL.H) {
+    bool Reads = false, Writes = false;
+    for (const MachineOperand &MO : MI->operands()) {
+      if (!MO.isReg() || !MO.getReg() || !TRI.regsOverlap(MO.getReg(), R))
+        continue;
+      if (MO.getReg() != R || MO.isImplicit() || MO.isTied())
+        return false;
+      (MO.isDef() ? Writes : Reads) = true;
+    }
+    if (!Seen && Reads)
+      return false;
+    Seen |= Writes;
+  }
+  if (!Seen)
+    return false;
+  for (MachineInstr *MI : EL.T) {
+    if (MI->readsRegister(R, &TRI))
+      return false;
+    if (MI->modifiesRegister(R, &TRI))
+      break;
+  }
+  return true;
+}
+
+void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
+                        ExecLoop &EL) const {
+  size_t WI = llvm::find_if(Body, [&](MachineInstr *MI) {
+                return F.get(MI->getOpcode()).is(ic::Waitcnt);
+              }) -
+              Body.begin();
+  if (WI + 1 >= Body.size())
+    return;
+  // A writes a register B reads or writes.
+  auto Writes = [&](const MachineInstr *A, const MachineInstr *B) {
+    for (const MachineOperand &MO : A->operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() &&
+          (B->readsRegister(MO.getReg(), &TRI) ||
+           B->modifiesRegister(MO.getReg(), &TRI)))
+        return true;
+    return false;
+  };
+  auto Conflict = [&](const MachineInstr *A, const MachineInstr *B) {
+    return Writes(A, B) || Writes(B, A);
+  };
+  // Latest first, so that a chain of such instructions sinks together.
+  // Only VALU work that writes nothing but VGPRs moves (it does not change
+  // what the loads, the lane masks or the exit see), only when no later
+  // head instruction depends on it or it on them, and only when it touches
+  // a register the tail writes: left in the head, it would keep the second
+  // head from moving above the first tail (softmax's and reduce_max's
+  // v_max_f32 v1, v1, v1 canonicalising the running maximum).
+  std::vector<bool> Sink(WI);
+  bool Any = false;
+  for (size_t I = WI; I-- > 0;) {
+    MachineInstr *MI = Body[I];
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    if (!OF.isVALU() || OF.MayLoad || OF.MayStore ||
+        OF.is(ic::VMEM | ic::DS | ic::MFMA) || nameOf(*MI).contains("LANE"))
+      continue;
+    bool VGPROnly = true;
+    for (const MachineOperand &MO : MI->operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() &&
+          !vgprsOf(MRI, MO.getReg().asMCReg()))
+        VGPROnly = false;
+    if (!VGPROnly)
+      continue;
+    bool Needed = false;
+    for (size_t J = WI + 1; J < Body.size() && !Needed; ++J)
+      Needed = Writes(Body[J], MI);
+    if (!Needed)
+      continue;
+    bool Free = true;
+    for (size_t J = I + 1; J < WI && Free; ++J)
+      if (!Sink[J] && Conflict(MI, Body[J]))
+        Free = false;
+    Sink[I] = Free;
+    Any |= Free;
+  }
+  if (!Any)
+    return;
+  std::vector<MachineInstr *> New, Moved;
+  for (size_t I = 0; I < WI; ++I)
+    (Sink[I] ? Moved : New).push_back(Body[I]);
+  for (size_t I = 0; I < WI; ++I)
+    if (Sink[I])
+      EL.Sunk.push_back({Body[I], Body[I + 1]});
+  EL.SinkBefore = Body[WI + 1];
+  New.push_back(Body[WI]);
+  New.insert(New.end(), Moved.begin(), Moved.end());
+  New.insert(New.end(), Body.begin() + WI + 1, Body.end());
+  Body = std::move(New);
+}
+
 bool Unroller::pipelineExec(
-    ExecLoop &EL, std::vector<MachineInstr *> &Added,
-    std::vector<std::pair<MachineInstr *, int64_t>> &Waits, unsigned SaveA,
-    unsigned SaveB) {
+    ExecLoop &EL, std::vector<MachineInstr *> &Added, RegLog &Renamed,
+    std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
+    ArrayRef<unsigned> Saves, ArrayRef<unsigned> Spare) {
   MachineBasicBlock &L = *EL.L;
   const TargetContext &TC = LM.target();
   unsigned MovOpc = TC.opcode("S_MOV_B64_vi");
   if (MovOpc == ~0u)
     MovOpc = TC.opcode("S_MOV_B64");
   MCRegister Exec = TC.reg("exec");
-  MCRegister A = TC.reg("s[" + utostr(SaveA) + ":" + utostr(SaveA + 1) + "]");
-  MCRegister B = TC.reg("s[" + utostr(SaveB) + ":" + utostr(SaveB + 1) + "]");
-  if (MovOpc == ~0u || !A || !B)
+  unsigned N = Saves.size();
+  std::vector<MCRegister> S;
+  for (unsigned P : Saves)
+    S.push_back(TC.reg("s[" + utostr(P) + ":" + utostr(P + 1) + "]"));
+  if (MovOpc == ~0u || N < 2 || llvm::is_contained(S, MCRegister()))
     return false;
+  for (auto &[MI, Next] : EL.Sunk) {
+    MI->removeFromParent();
+    L.insert(EL.SinkBefore->getIterator(), MI);
+  }
   auto Clone = [&](MachineInstr *MI, MachineBasicBlock::iterator At) {
-    MachineInstr *N = MF.CloneMachineInstr(MI);
-    N->setPreInstrSymbol(MF, nullptr);
-    L.insert(At, N);
-    Added.push_back(N);
-    return N;
+    MachineInstr *C = MF.CloneMachineInstr(MI);
+    C->setPreInstrSymbol(MF, nullptr);
+    L.insert(At, C);
+    Added.push_back(C);
+    return C;
   };
-  auto Mov = [&](MachineBasicBlock::iterator At, MCRegister D, MCRegister S) {
-    Added.push_back(BuildMI(L, At, DebugLoc(), TII.get(MovOpc), D).addReg(S));
+  auto Mov = [&](MachineBasicBlock::iterator At, MCRegister D, MCRegister Src) {
+    Added.push_back(
+        BuildMI(L, At, DebugLoc(), TII.get(MovOpc), D).addReg(Src));
   };
-  // H1 ; sA = exec ; X1 ; sB = exec ; H2 ; exec = sA ; T1 ; exec = sB ;
-  // T2 ; X2 ; s_cbranch_execnz L
+  // N copies (N = 2 shown; each further one adds X ; sK = exec ; HK before
+  // exec = s1, and exec = sK ; TK before the last X):
+  //   H1 ; s1 = exec ; X ; s2 = exec ; H2 ; exec = s1 ; T1 ;
+  //   exec = s2 ; T2 ; X ; s_cbranch_execnz L
   MachineBasicBlock::iterator T1 = EL.T.front()->getIterator();
-  Mov(T1, A, Exec);
+  Mov(T1, S[0], Exec);
   EL.X->removeFromParent();
   L.insert(T1, EL.X);
-  Mov(T1, B, Exec);
-  std::vector<MachineInstr *> Copy;
-  for (MachineInstr *MI : EL.H)
-    Copy.push_back(Clone(MI, T1));
-  unsigned Moved = Copy.size();
-  Mov(T1, Exec, A);
+  // Copies[K]: copy K + 1's head, then its tail (K = 0 is the original).
+  std::vector<std::vector<MachineInstr *>> Copies(N);
+  unsigned Moved = EL.H.size();
+  if (EL.RenameS.size() > Spare.size())
+    return false;
+  for (unsigned K = 1; K < N; ++K) {
+    if (K > 1)
+      Clone(EL.X, T1);
+    Mov(T1, S[K], Exec);
+    for (MachineInstr *MI : EL.H)
+      Copies[K].push_back(Clone(MI, T1));
+    // The head's own scalars that an earlier tail also uses; dead after
+    // the head, so every copy may use the same spare registers.
+    for (size_t I = 0; I < EL.RenameS.size(); ++I) {
+      Register R = EL.RenameS[I];
+      bool Pair = StringRef(MRI.getName(R)).contains('_');
+      unsigned P = Spare[I];
+      MCRegister To =
+          TC.reg(Pair ? "s[" + utostr(P) + ":" + utostr(P + 1) + "]"
+                      : "s" + utostr(P));
+      if (!To)
+        return false;
+      for (MachineInstr *MI : Copies[K])
+        for (MachineOperand &MO : MI->operands())
+          if (MO.isReg() && MO.getReg() == R)
+            MO.setReg(To);
+    }
+  }
+  Mov(T1, Exec, S[0]);
   MachineBasicBlock::iterator End = EL.Term->getIterator();
-  Mov(End, Exec, B);
-  for (MachineInstr *MI : EL.T)
-    Copy.push_back(Clone(MI, End));
-  MachineInstr *X2 = Clone(EL.X, End);
-  (void)X2;
-  // The first tail's waits: the second head's loads are now younger.
+  for (unsigned K = 1; K < N; ++K) {
+    Mov(End, Exec, S[K]);
+    for (MachineInstr *MI : EL.T)
+      Copies[K].push_back(Clone(MI, End));
+  }
+  Clone(EL.X, End);
+  // Each tail's waits: the later copies' head loads are now younger.
   unsigned VM = 0;
   for (MachineInstr *MI : EL.H)
     if (F.get(MI->getOpcode()).Counters & cnt::VM)
       ++VM;
-  for (MachineInstr *MI : EL.T) {
-    const OpcodeFacts &OF = F.get(MI->getOpcode());
-    if (!OF.is(ic::Waitcnt) || !MI->getNumOperands() ||
-        !MI->getOperand(0).isImm())
-      continue;
-    if (OF.Name != "S_WAITCNT_vi" && OF.Name != "S_WAITCNT")
-      return false;
-    int64_t Old = MI->getOperand(0).getImm();
-    WaitcntValue V = WaitcntValue::decode(uint64_t(Old));
-    if (V.VM < WaitcntValue::MaxVM) {
-      V.VM = std::min<unsigned>(V.VM + VM, WaitcntValue::MaxVM - 1);
-      Waits.push_back({MI, Old});
-      MI->getOperand(0).setImm(V.encode());
+  for (unsigned K = 0; K < N; ++K) {
+    ArrayRef<MachineInstr *> Tail =
+        K ? ArrayRef<MachineInstr *>(Copies[K]).drop_front(Moved)
+          : ArrayRef<MachineInstr *>(EL.T);
+    for (MachineInstr *MI : Tail) {
+      const OpcodeFacts &OF = F.get(MI->getOpcode());
+      if (!OF.is(ic::Waitcnt) || !MI->getNumOperands() ||
+          !MI->getOperand(0).isImm())
+        continue;
+      if (OF.Name != "S_WAITCNT_vi" && OF.Name != "S_WAITCNT")
+        return false;
+      int64_t Old = MI->getOperand(0).getImm();
+      WaitcntValue V = WaitcntValue::decode(uint64_t(Old));
+      if (V.VM < WaitcntValue::MaxVM) {
+        V.VM = std::min<unsigned>(V.VM + VM * (N - 1 - K),
+                                  WaitcntValue::MaxVM - 1);
+        if (!K)
+          Waits.push_back({MI, Old});
+        MI->getOperand(0).setImm(V.encode());
+      }
     }
   }
   Loop Lp;
   Lp.L = &L;
   Lp.Exit = EL.Exit;
   Lp.Term = EL.Term;
-  rename(Lp, Copy, /*Last=*/true);
-  // After renaming, no VGPR the moved head writes may be one the first
-  // tail reads or writes, nor one it reads one the tail writes.
-  for (unsigned I = 0; I < Moved; ++I)
-    for (MachineInstr *T : EL.T)
-      for (const MachineOperand &HO : Copy[I]->operands()) {
-        if (!HO.isReg() || !HO.getReg() || !vgprsOf(MRI, HO.getReg()))
-          continue;
-        if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
-                            T->modifiesRegister(HO.getReg(), &TRI))) ||
-            (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
-          return false;
+  for (unsigned K = 1; K < N; ++K)
+    rename(Lp, Copies[K], /*Last=*/true);
+  // After renaming, no register a moved head writes may be one an earlier
+  // tail reads or writes, nor one it reads one such a tail writes.
+  auto Clash = [&] {
+    for (unsigned J = 1; J < N; ++J)
+      for (unsigned K = 0; K < J; ++K) {
+        ArrayRef<MachineInstr *> Tail =
+            K ? ArrayRef<MachineInstr *>(Copies[K]).drop_front(Moved)
+              : ArrayRef<MachineInstr *>(EL.T);
+        for (unsigned I = 0; I < Moved; ++I)
+          for (MachineInstr *T : Tail)
+            for (const MachineOperand &HO : Copies[J][I]->operands()) {
+              if (!HO.isReg() || !HO.getReg() || isExecReg(HO.getReg()))
+                continue;
+              if ((HO.isDef() && (T->readsRegister(HO.getReg(), &TRI) ||
+                                  T->modifiesRegister(HO.getReg(), &TRI))) ||
+                  (!HO.isDef() && T->modifiesRegister(HO.getReg(), &TRI)))
+                return true;
+            }
       }
-  return true;
+    return false;
+  };
+  if (!Clash())
+    return true;
+  // A head value that cannot be renamed in a later copy (a VGPR paired
+  // with a loop-carried one, as v3 of v[2:3] holding the sign of the
+  // index v2) may still clash with a temporary of the first tail (the
+  // load's v3): then the first copy's own temporaries get new registers.
+  // Lanes that leave after the first copy keep what it leaves at the exit
+  // (its exit live-ins stay where they are).
+  std::vector<MachineInstr *> First(EL.H);
+  First.insert(First.end(), EL.T.begin(), EL.T.end());
+  rename(Lp, First, /*Last=*/true, &Renamed);
+  return !Clash();
 }
 
 bool Unroller::runExec() {
@@ -875,11 +1083,15 @@ bool Unroller::runExec() {
         return false;
     }
   std::vector<unsigned> Pairs;
-  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < 2; I += 2)
+  // Two more for scalars the second head renames.
+  unsigned Depth = std::clamp(ExecLoopPipelineDepth.getValue(), 2u, 8u);
+  for (unsigned I = 0; I + 1 < 96 && Pairs.size() < Depth + 2; I += 2)
     if (!UsedS[I] && !UsedS[I + 1])
       Pairs.push_back(I);
   if (Pairs.size() < 2)
     return false;
+  Depth = std::min<unsigned>(Depth, Pairs.size());
+  ArrayRef<unsigned> Spare = ArrayRef<unsigned>(Pairs).drop_front(Depth);
   std::vector<ExecLoop> Loops;
   for (MachineBasicBlock &MBB : MF)
     if (!Pinned.count(&MBB))
@@ -899,29 +1111,52 @@ bool Unroller::runExec() {
     std::vector<std::pair<MachineOperand *, Register>> Regs;
   };
   std::vector<Undo> All;
-  bool Bad = false;
+  auto Revert = [&](Undo &U) {
+    for (MachineInstr *MI : U.Added)
+      MI->eraseFromParent();
+    for (auto &[MI, Imm] : U.Waits)
+      MI->getOperand(0).setImm(Imm);
+    for (auto R = U.Regs.rbegin(); R != U.Regs.rend(); ++R)
+      R->first->setReg(R->second);
+    U.EL.X->removeFromParent();
+    U.EL.L->insert(U.EL.Term->getIterator(), U.EL.X);
+    for (auto S = U.EL.Sunk.rbegin(); S != U.EL.Sunk.rend(); ++S) {
+      S->first->removeFromParent();
+      U.EL.L->insert(S->second->getIterator(), S->first);
+    }
+  };
   for (ExecLoop &EL : Loops) {
     if (!P.shouldRewrite())
       continue;
     All.emplace_back();
     All.back().EL = EL;
-    if (!pipelineExec(EL, All.back().Added, All.back().Waits, Pairs[0],
-                      Pairs[1]))
-      Bad = true;
+    // A loop that cannot be pipelined is put back on its own: the
+    // function's other loops (softmax has three) still are. One that
+    // cannot take Depth copies (registers run out) is tried with two.
+    bool OK = false;
+    for (unsigned D : {Depth, 2u}) {
+      if (pipelineExec(EL, All.back().Added, All.back().Regs,
+                       All.back().Waits,
+                       ArrayRef<unsigned>(Pairs).take_front(D), Spare)) {
+        OK = true;
+        break;
+      }
+      Revert(All.back());
+      All.back() = Undo();
+      All.back().EL = EL;
+      if (D == 2)
+        break;
+    }
+    if (!OK)
+      All.pop_back();
   }
   if (All.empty())
     return false;
   FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
-  if (Bad || A1.violations() > A0.violations() ||
+  if (A1.violations() > A0.violations() ||
       A1.Advisories.size() > A0.Advisories.size()) {
-    for (auto It = All.rbegin(); It != All.rend(); ++It) {
-      for (MachineInstr *MI : It->Added)
-        MI->eraseFromParent();
-      for (auto &[MI, Imm] : It->Waits)
-        MI->getOperand(0).setImm(Imm);
-      It->EL.X->removeFromParent();
-      It->EL.L->insert(It->EL.Term->getIterator(), It->EL.X);
-    }
+    for (auto It = All.rbegin(); It != All.rend(); ++It)
+      Revert(*It);
     return false;
   }
   return true;

@@ -47,24 +47,33 @@ private:
   FactsCache Facts;
 };
 
-/// Unrolls by two a loop that is one block ending in
+/// Unrolls a loop that is one block ending in
 ///   s_andn2_b64 exec, exec, sM ; s_cbranch_execnz L
-/// (lanes leave as they finish), and issues the second iteration's head
-/// (everything before the body's first wait: its loads) before the first
-/// iteration's tail:
-///   H1 ; sA = exec ; X1 ; sB = exec ; H2 ; exec = sA ; T1 ;
-///   exec = sB ; T2 ; X2 ; s_cbranch_execnz L
-/// Each half runs under the EXEC it ran under before. When the first copy
-/// leaves EXEC = 0, the second does nothing that is seen afterwards: its
-/// loads, VALU and LDS work are masked off, its lane masks are 0 (an
-/// s_or_b64 of a zero mask into sM keeps sM), and any other scalar it
-/// writes must be dead at the exit. Not applied when the head holds
-/// stores, LDS or scalar memory, the tail VMEM, scalar writes or SCC
-/// reads, the body a barrier or anything that ignores EXEC, the moved
-/// head and the first tail share a register after renaming, or there are
-/// no two free SGPR pairs. The first tail's waits are renumbered for the
-/// second head's loads. The hazard and waitcnt checks run after; if they
-/// find more than before, the function is put back.
+/// (lanes leave as they finish) into N copies (-exec-loop-pipeline-depth,
+/// default 4; 2 when registers do not allow N) and issues every later
+/// iteration's head (everything before the body's first wait: its loads)
+/// before the first iteration's tail:
+///   H1 ; s1 = exec ; X ; s2 = exec ; H2 ; ... X ; sN = exec ; HN ;
+///   exec = s1 ; T1 ; exec = s2 ; T2 ; ... exec = sN ; TN ; X ;
+///   s_cbranch_execnz L
+/// Each part runs under the EXEC it ran under before. When a copy leaves
+/// EXEC = 0, the later ones do nothing that is seen afterwards: their
+/// loads, VALU and LDS work are masked off, their lane masks are 0 (an
+/// s_or_b64 of a zero mask into sM keeps sM), and any other scalar they
+/// write must be dead at the exit. Head VALU work that writes only VGPRs,
+/// that no later head instruction needs and that touches a register the
+/// tail writes is first sunk below the wait (it would otherwise keep the
+/// next head from moving). Scalars a head writes before reading and uses
+/// only itself are renamed in the later heads; when a later head still
+/// shares a VGPR with an earlier tail, the first copy's temporaries are
+/// renamed too. Not applied when the head holds stores, LDS or scalar
+/// memory, the tail VMEM, SALU writes or SCC reads, the body a barrier or
+/// anything that ignores EXEC, a moved head and an earlier tail share a
+/// register after renaming, or there are no two free SGPR pairs. Each
+/// tail's waits are renumbered for the later heads' loads. A loop that
+/// cannot be rewritten is put back on its own; the hazard and waitcnt
+/// checks run after, and if they find more than before, the function is
+/// put back.
 class ExecLoopPipelinePass : public Pass {
 public:
   llvm::StringRef name() const override { return "exec-loop-pipeline"; }

@@ -90,9 +90,9 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "into free VGPRs so that schedule-window can overlap the iterations",
        [] { return std::make_unique<LoopUnrollPass>(); }},
       {"exec-loop-pipeline",
-       "single-block exec-masked loops unrolled by two, the second "
-       "iteration's loads issued before the first one's wait (each half "
-       "under its own EXEC)",
+       "single-block exec-masked loops unrolled into four copies (two "
+       "when registers are short), every later iteration's loads issued "
+       "before the first one's wait (each copy under its own EXEC)",
        [] { return std::make_unique<ExecLoopPipelinePass>(); }},
       {"apply-edits",
        "the edit script of --edits=FILE (docs/edit-script.md): anchored "
