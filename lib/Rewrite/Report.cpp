@@ -1,5 +1,6 @@
 //===- Report.cpp ---------------------------------------------------------===//
 #include "asmevo/Rewrite/Report.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -62,7 +63,22 @@ void printRunReport(raw_ostream &OS, const RunReport &R) {
                     "rewritten {4}\n",
                     S.Pass, S.FunctionsChanged, S.Added, S.Removed,
                     S.Rewritten);
-    if (M.Attempts.size() > 1 || (!M.Bytes && !M.Attempts.empty())) {
+    if (M.Units.size() > 1) {
+      // The decision per kernel (with the device functions it reaches).
+      unsigned Changed = llvm::count_if(
+          M.Units, [](const UnitOutcome &U) { return U.changed(); });
+      OS << "  per kernel:   " << Changed << " of " << M.Units.size()
+         << " changed\n";
+      for (const UnitOutcome &U : M.Units) {
+        OS << "    " << U.name() << ": ";
+        if (U.changed())
+          OS << (U.AcceptedPasses.empty() ? join(U.Passes, ",")
+                                          : join(U.AcceptedPasses, ","));
+        else
+          OS << "unchanged";
+        OS << " (" << U.Why << ")\n";
+      }
+    } else if (M.Attempts.size() > 1 || (!M.Bytes && !M.Attempts.empty())) {
       OS << "  attempts:\n";
       for (const Attempt &A : M.Attempts)
         if (!A.Changed && A.Built)
@@ -127,9 +143,24 @@ json::Value runReportJSON(const RunReport &R) {
                                    {"rewritten", S.Rewritten}});
     for (const Attempt &A : M.Attempts) {
       json::Object AO{{"passes", strings(A.Passes)},
+                      {"kernels", A.Unit},
                       {"changed", A.Changed},
                       {"gate", gateJSON(A.Gate)}};
       Attempts.push_back(std::move(AO));
+    }
+    json::Array PerKernel;
+    for (const UnitOutcome &U : M.Units) {
+      json::Object UO{{"kernels", strings(U.Kernels)},
+                      {"functions", strings(U.Functions)},
+                      {"changed", U.changed()},
+                      {"passes", strings(U.Passes)},
+                      {"accepted_passes", strings(U.AcceptedPasses)},
+                      {"gate", gateJSON(U.Gate)},
+                      {"why", U.Why},
+                      {"attempts", (int64_t)U.Attempts.size()}};
+      if (R.TrustStatic)
+        UO["static_cost"] = json::Object{{"k0", U.K0Cost}, {"k1", U.K1Cost}};
+      PerKernel.push_back(std::move(UO));
     }
     Mods.push_back(json::Object{
         {"code_object", M.Name},
@@ -144,6 +175,7 @@ json::Value runReportJSON(const RunReport &R) {
         {"gate", gateJSON(M.Final)},
         {"why", M.Why},
         {"pass_stats", std::move(Stats)},
+        {"per_kernel", std::move(PerKernel)},
         {"attempts", std::move(Attempts)}});
   }
   json::Array Passed;
