@@ -767,7 +767,7 @@ Error Search::finish() {
     KeptKernels += S.U.Kernels.size();
     for (const std::string &P : S.Out.Passes) {
       auto It = C->ChangedBy.find(P);
-      if (It != C->ChangedBy.end() &&
+      if (It != C->ChangedBy.end() && !is_contained(S.Out.AcceptedPasses, P) &&
           llvm::any_of(S.Functions,
                        [&](const std::string &F) { return It->second.count(F); }))
         S.Out.AcceptedPasses.push_back(P);
