@@ -140,8 +140,11 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
     C.Cost = staticCost(**LM, timing::TimingConfig::mi300x(),
                         AnyPass && Scope ? &*Scope : nullptr);
   }
-  if (!AnyPass)
+  if (!AnyPass) {
+    if (Opts.KeepModule)
+      C.Module = std::move(*LM);
     return std::move(C);
+  }
   Expected<RebuildResult> R = RebuildResult();
   {
     PhaseScope P("candidate: rebuild");
@@ -247,6 +250,28 @@ private:
   /// Drops the candidates no unit can still keep.
   void prune();
   Error finish();
+  /// runGroup() in the shared module Work: the passes run over the group's
+  /// functions there, and every function whose edits are not kept is
+  /// lifted again from K0 afterwards.
+  Expected<std::vector<Attempt>> runGroupInPlace(const Group &G, bool First);
+  /// The kept sets applied in Work (those not already there) and Work
+  /// rebuilt: the output candidate.
+  Expected<std::shared_ptr<Candidate>> finishInPlace(ArrayRef<size_t> Kept);
+  void reliftAll(const std::set<std::string> &Fns) {
+    PhaseScope P("candidate: relift");
+    for (LiftedFunction &LF : Work->functions())
+      if (Fns.count(LF.Range.Name))
+        Work->relift(LF);
+  }
+
+public:
+  /// --trust-static in one process: one lifted module serves every
+  /// candidate (K0's own lift), instead of a lift and a rebuild each.
+  std::unique_ptr<LiftedModule> Work;
+
+private:
+  /// Per function of Work holding kept edits: each pass's share of them.
+  std::map<std::string, std::map<std::string, PassStat>> WorkStats;
 
   const CodeObject &K0;
   const OptimizeOptions &O;
@@ -388,7 +413,9 @@ Expected<Attempt> Search::judge(const Candidate &C, size_t U) {
     return std::move(A);
   }
   PhaseScope P("gate");
-  auto G = runGate(K0, *C.CO, C.Map, S.Gate);
+  // Without a spec nothing runs K1: a candidate judged in the shared
+  // module has no object of its own.
+  auto G = runGate(K0, C.CO ? *C.CO : K0, C.Map, S.Gate);
   if (!G)
     return G.takeError();
   A.Gate = std::move(*G);
@@ -505,7 +532,7 @@ Error Search::evaluate(std::vector<Proposal> Ps, bool First) {
       S.Cands.push_back(C);
     }
   };
-  if (O.Jobs > 1 && Gs.size() > 1 && !First) {
+  if (O.Jobs > 1 && Gs.size() > 1 && !First && !Work) {
     auto All = runInWorkers(Gs);
     if (!All)
       return All.takeError();
@@ -515,6 +542,13 @@ Error Search::evaluate(std::vector<Proposal> Ps, bool First) {
   }
   for (size_t K = 0; K < Gs.size(); ++K) {
     std::shared_ptr<Candidate> C;
+    if (Work) {
+      auto As = runGroupInPlace(Gs[K], First && K == 0);
+      if (!As)
+        return As.takeError();
+      Record(Gs[K], std::move(*As), nullptr);
+      continue;
+    }
     auto As = runGroup(Gs[K], First && K == 0, C);
     if (!As)
       return As.takeError();
@@ -612,6 +646,150 @@ Error Search::run() {
   return finish();
 }
 
+Expected<std::vector<Attempt>> Search::runGroupInPlace(const Group &G,
+                                                       bool First) {
+  std::set<std::string> Scope;
+  for (size_t U : G.Units)
+    Scope.insert(Units[U].Functions.begin(), Units[U].Functions.end());
+  Candidate C;
+  C.Passes = G.Passes;
+  std::map<std::string, std::map<std::string, PassStat>> FS;
+  PipelineOptions PO;
+  if (First)
+    PO = O.Print;
+  PO.VerifyEach = true;
+  PO.Stats = &C.Stats;
+  PO.ChangedFunctions = &C.ChangedBy;
+  PO.FunctionStats = &FS;
+  PO.OnlyFunctions = &Scope;
+  std::vector<Attempt> As;
+  Error E = Error::success();
+  {
+    PhaseScope P("candidate");
+    E = runPipeline(*Work, join(G.Passes, ","), PO);
+  }
+  if (E) {
+    reliftAll(Scope);
+    if (G.Units.size() > 1) {
+      // Whose function broke is not known: each unit alone says.
+      consumeError(std::move(E));
+      for (size_t U : G.Units) {
+        auto A = runGroupInPlace({G.Passes, {U}}, false);
+        if (!A)
+          return A.takeError();
+        As.push_back(std::move(A->front()));
+      }
+      return std::move(As);
+    }
+    Attempt A;
+    A.Passes = G.Passes;
+    A.Built = false;
+    A.Error = toString(std::move(E));
+    A.Gate.Check = "static";
+    A.Gate.Reason = A.Error;
+    As.push_back(std::move(A));
+    return std::move(As);
+  }
+  {
+    PhaseScope P("candidate: static cost");
+    C.Cost = staticCost(*Work, timing::TimingConfig::mi300x(), &Scope);
+  }
+  std::set<std::string> Undo;
+  for (size_t U : G.Units) {
+    auto A = judge(C, U);
+    if (!A)
+      return A.takeError();
+    // The whole pipeline accepted in the first round is this unit's
+    // outcome (it tries no subset): its edits stay in Work.
+    if (First && A->Gate.Accepted && A->Changed) {
+      for (const std::string &F : Units[U].Functions)
+        for (auto &[Pass, PerFn] : FS)
+          if (auto It = PerFn.find(F); It != PerFn.end())
+            WorkStats[F][Pass] = It->second;
+    } else {
+      Undo.insert(Units[U].Functions.begin(), Units[U].Functions.end());
+    }
+    As.push_back(std::move(*A));
+  }
+  reliftAll(Undo);
+  return std::move(As);
+}
+
+Expected<std::shared_ptr<Candidate>>
+Search::finishInPlace(ArrayRef<size_t> Kept) {
+  auto C = std::make_shared<Candidate>();
+  std::set<std::string> KeptFns;
+  for (size_t U : Kept) {
+    const UnitState &S = Units[U];
+    KeptFns.insert(S.Functions.begin(), S.Functions.end());
+    if (S.Best == S.Full)
+      continue; // kept in Work since the first round
+    std::map<std::string, std::map<std::string, PassStat>> FS;
+    std::vector<PassStat> Stats;
+    PipelineOptions PO;
+    PO.VerifyEach = true;
+    PO.Stats = &Stats;
+    PO.FunctionStats = &FS;
+    PO.OnlyFunctions = &S.Functions;
+    PhaseScope P("candidate");
+    if (Error E = runPipeline(*Work, join(S.Out.Passes, ","), PO))
+      return createStringError("the kept pass sets together: " +
+                               toString(std::move(E)));
+    for (const std::string &F : S.Functions)
+      for (auto &[Pass, PerFn] : FS)
+        if (auto It = PerFn.find(F); It != PerFn.end())
+          WorkStats[F][Pass] = It->second;
+  }
+  // The stats of the output: every pass of a kept set, each function's
+  // share added up (what one run of the plan would count).
+  for (const std::string &P : O.Passes) {
+    bool Ran = llvm::any_of(Kept, [&](size_t U) {
+      return is_contained(Units[U].Out.Passes, P);
+    });
+    if (!Ran)
+      continue;
+    PassStat Sum;
+    Sum.Pass = P;
+    for (const std::string &F : KeptFns) {
+      auto It = WorkStats.find(F);
+      if (It == WorkStats.end())
+        continue;
+      auto J = It->second.find(P);
+      if (J == It->second.end())
+        continue;
+      Sum.FunctionsChanged += J->second.FunctionsChanged;
+      Sum.Added += J->second.Added;
+      Sum.Removed += J->second.Removed;
+      Sum.Rewritten += J->second.Rewritten;
+      C->ChangedBy[P].insert(F);
+    }
+    C->Stats.push_back(Sum);
+    C->Changed |= Sum.FunctionsChanged > 0;
+  }
+  C->Instructions = countInstructions(*Work);
+  {
+    PhaseScope P("candidate: static cost");
+    C->Cost = staticCost(*Work, timing::TimingConfig::mi300x(), &KeptFns);
+  }
+  Expected<RebuildResult> R = RebuildResult();
+  {
+    PhaseScope P("candidate: rebuild");
+    R = rebuild(*Work);
+  }
+  if (!R)
+    return R.takeError();
+  C->Rebuilt = std::move(*R);
+  for (const AddressMapEntry &E : C->Rebuilt.AddressMap)
+    C->Map.NewToOld[E.NewAddr] = E.OrigAddr;
+  C->Map.Path = (K0.name() + " (candidate)").str();
+  auto New = CodeObject::create(ArrayRef<uint8_t>(C->Rebuilt.Linked),
+                                (K0.name() + " (candidate)").str());
+  if (!New)
+    return New.takeError();
+  C->CO = std::move(*New);
+  return C;
+}
+
 Error Search::finish() {
   std::vector<size_t> Kept;
   for (size_t U = 0; U < Units.size(); ++U) {
@@ -703,6 +881,12 @@ Error Search::finish() {
         }
         break;
       }
+    if (!C && Work) {
+      auto W = finishInPlace(Try);
+      if (!W)
+        return W.takeError();
+      C = std::move(*W);
+    }
     if (!C) {
       CandidateOptions CO;
       CO.PatchInPlace = O.PatchInPlace;
@@ -858,6 +1042,9 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
   CandidateOptions BaseOpts;
   BaseOpts.StaticCost = !O.Gate.Spec;
   BaseOpts.Units = true;
+  bool InPlace = !O.Gate.Spec && !O.PatchInPlace && !O.RecordEdits &&
+                 O.Jobs <= 1 && !getenv("ASMEVO_NO_SHARED_MODULE");
+  BaseOpts.KeepModule = InPlace;
   auto Base = buildCandidate(K0, ArrayRef<std::string>(), Opts.Lift, BaseOpts);
   if (!Base)
     return Base.takeError();
@@ -898,6 +1085,7 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
       S.Gate.Memo = makeGateMemo();
     }
   Search S(K0, Opts, Out, Base->Cost, Units);
+  S.Work = std::move(Base->Module);
   if (Error E = S.run())
     return std::move(E);
   return std::move(Out);

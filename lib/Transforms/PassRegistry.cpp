@@ -243,8 +243,16 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
       if (*Changed && Opts.ChangedFunctions)
         (*Opts.ChangedFunctions)[Stat.Pass].insert(LF.Range.Name);
       if (*Changed && Opts.Stats) {
+        PassStat FS;
+        FS.Pass = Stat.Pass;
+        FS.FunctionsChanged = 1;
+        countChanges(Before, instructionPrints(*LF.MF), FS);
         ++Stat.FunctionsChanged;
-        countChanges(Before, instructionPrints(*LF.MF), Stat);
+        Stat.Added += FS.Added;
+        Stat.Removed += FS.Removed;
+        Stat.Rewritten += FS.Rewritten;
+        if (Opts.FunctionStats)
+          (*Opts.FunctionStats)[Stat.Pass][LF.Range.Name] = FS;
       }
     }
     // After the whole pass, in case one function's run touched another.

@@ -73,6 +73,8 @@ struct Candidate {
   std::set<std::string> changedFunctions() const;
   /// The kernel units of the lifted module (CandidateOptions::Units).
   std::vector<KernelUnit> Units;
+  /// The lifted module itself (CandidateOptions::KeepModule).
+  std::unique_ptr<LiftedModule> Module;
 };
 
 /// One run of the pipeline within a candidate: \p Passes over the
@@ -92,6 +94,8 @@ struct CandidateOptions {
   bool RecordEdits = false;
   /// Fill Candidate::Units (as lifted, before any pass).
   bool Units = false;
+  /// Hand the lifted module over in Candidate::Module.
+  bool KeepModule = false;
 };
 
 /// Lifts \p K0 afresh, runs \p Passes (with the static checks after each;

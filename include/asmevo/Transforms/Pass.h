@@ -109,6 +109,9 @@ struct PipelineOptions {
   const std::set<std::string> *OnlyFunctions = nullptr;
   /// When set, receives per pass the names of the functions it changed.
   std::map<std::string, std::set<std::string>> *ChangedFunctions = nullptr;
+  /// With Stats: also each changed function's share, per pass and function.
+  std::map<std::string, std::map<std::string, PassStat>> *FunctionStats =
+      nullptr;
 };
 
 /// The passes of \p Pipeline: comma-separated names, where "O1" and "O2"
