@@ -179,6 +179,20 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
 }
 
 namespace {
+/// The shared-module search found kept sets whose object cannot be
+/// rebuilt; optimizeCodeObject searches again, rebuilding every candidate.
+class InPlaceUnbuildable : public ErrorInfo<InPlaceUnbuildable> {
+public:
+  static char ID;
+  std::string Msg;
+  explicit InPlaceUnbuildable(std::string M) : Msg(std::move(M)) {}
+  void log(raw_ostream &OS) const override { OS << Msg; }
+  std::error_code convertToErrorCode() const override {
+    return inconvertibleErrorCode();
+  }
+};
+char InPlaceUnbuildable::ID;
+
 /// One unit's place in the search (see Search).
 struct UnitState {
   KernelUnit U;
@@ -832,7 +846,11 @@ Error Search::finish() {
   for (const UnitState &S : Units)
     NumKernels += S.U.Kernels.size();
   if (Kept.empty()) {
-    if (Units.size() == 1)
+    if (Units.empty())
+      Out.Why = "nothing to optimize: no kernel was lifted as simple (a "
+                "non-simple kernel keeps its bytes, and so do the device "
+                "functions only such kernels call)";
+    else if (Units.size() == 1)
       Out.Why = Units.front().Out.Why;
     else if (!Units.empty())
       Out.Why = formatv("no kernel's candidate was accepted ({0} kernels); "
@@ -882,49 +900,56 @@ Error Search::finish() {
         break;
       }
     if (!C && Work) {
+      // Judged without a rebuild: when the object cannot be rebuilt (a
+      // kept-as-bytes function's reference would break), the search is
+      // made again with a rebuild per candidate (InPlaceUnbuildable).
       auto W = finishInPlace(Try);
       if (!W)
-        return W.takeError();
+        return make_error<InPlaceUnbuildable>(toString(W.takeError()));
       C = std::move(*W);
     }
+    std::string Reason;
     if (!C) {
       CandidateOptions CO;
       CO.PatchInPlace = O.PatchInPlace;
       CO.StaticCost = !O.Gate.Spec;
       CO.RecordEdits = O.RecordEdits;
       auto B = buildCandidate(K0, Plan, O.Lift, CO);
-      if (!B)
-        return createStringError("the kept pass sets together: " +
-                                 toString(B.takeError()));
-      C = std::make_shared<Candidate>(std::move(*B));
+      if (B)
+        C = std::make_shared<Candidate>(std::move(*B));
+      else
+        Reason = "static: " + toString(B.takeError());
     }
-    // The module's gate: the kept unit's own when it judged this very
-    // object on the whole spec; else this object on the whole spec.
-    if (FromBest && Try.size() == 1 && !Units[Try.front()].OwnSpec) {
-      Out.Final = Units[Try.front()].Out.Gate;
-      break;
-    }
-    PhaseScope P("gate");
-    auto G = runGate(K0, *C->CO, C->Map, O.Gate);
-    if (!G)
-      return G.takeError();
-    Out.Final = std::move(*G);
-    if (!O.Gate.Spec)
-      break;
-    if (Out.Final.V && *Out.Final.V == verify::Verdict::Equivalent) {
-      if (!Out.Final.Accepted) {
-        // Each kernel was robustly faster on its own launches; the whole
-        // spec's time may dilute that below the threshold.
-        Out.Final.Accepted = true;
-        Out.Final.Reason = "equivalent; each kernel's candidate robustly "
-                           "faster on its own launches (all launches: " +
-                           Out.Final.Reason + ")";
+    if (C) {
+      // The module's gate: the kept unit's own when it judged this very
+      // object on the whole spec; else this object on the whole spec.
+      if (FromBest && Try.size() == 1 && !Units[Try.front()].OwnSpec) {
+        Out.Final = Units[Try.front()].Out.Gate;
+        break;
       }
-      break;
+      PhaseScope P("gate");
+      auto G = runGate(K0, *C->CO, C->Map, O.Gate);
+      if (!G)
+        return G.takeError();
+      Out.Final = std::move(*G);
+      if (!O.Gate.Spec)
+        break;
+      if (Out.Final.V && *Out.Final.V == verify::Verdict::Equivalent) {
+        if (!Out.Final.Accepted) {
+          // Each kernel was robustly faster on its own launches; the
+          // whole spec's time may dilute that below the threshold.
+          Out.Final.Accepted = true;
+          Out.Final.Reason = "equivalent; each kernel's candidate robustly "
+                             "faster on its own launches (all launches: " +
+                             Out.Final.Reason + ")";
+        }
+        break;
+      }
+      Reason = Out.Final.Check + ": " + Out.Final.Reason;
     }
-    // Together they are not equivalent although each was alone: keep the
-    // best unit only, or nothing.
-    std::string Reason = Out.Final.Check + ": " + Out.Final.Reason;
+    // Together they cannot be built or are not equivalent although each
+    // was alone: keep the best unit only, or nothing.
+    C.reset();
     size_t BestU = Try.front();
     for (size_t U : Try)
       if (score(U, Units[U].Best) > score(BestU, Units[BestU].Best))
@@ -937,6 +962,7 @@ Error Search::finish() {
                            Reason;
       }
     if (Try.size() == 1) {
+      Out.Final = GateResult();
       Out.Why = "the kept kernels together were rejected: " + Reason;
       Publish();
       return Error::success();
@@ -1059,9 +1085,11 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
   }
   std::vector<UnitState> Units;
   for (KernelUnit &U : Base->Units) {
-    // With a spec only launched kernels can be judged: a device function
-    // no launched kernel reaches stays as it is.
-    if (O.Gate.Spec && U.Kernels.empty())
+    // A device function no lifted kernel reaches stays as it is: with a
+    // spec nothing launched would run an edit of it, and its callers kept
+    // as bytes (non-simple kernels) expect of it what no pass can see (the
+    // loads in flight across the call and its return).
+    if (U.Kernels.empty())
       continue;
     UnitState S;
     S.Functions.insert(U.Functions.begin(), U.Functions.end());
@@ -1084,8 +1112,31 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
       S.Gate.Spec = &*S.OwnSpec;
       S.Gate.Memo = makeGateMemo();
     }
-  Search S(K0, Opts, Out, Base->Cost, Units);
-  S.Work = std::move(Base->Module);
+  std::vector<UnitState> Fresh;
+  if (InPlace)
+    Fresh = Units;
+  ModuleOutcome Start;
+  Start.Name = Out.Name;
+  Start.Kernels = Out.Kernels;
+  Start.K0Instructions = Out.K0Instructions;
+  Start.K1Instructions = Out.K1Instructions;
+  Start.K0VGPRs = Out.K0VGPRs;
+  Start.K1VGPRs = Out.K1VGPRs;
+  Start.Final = Out.Final;
+  {
+    Search S(K0, Opts, Out, Base->Cost, Units);
+    S.Work = std::move(Base->Module);
+    Error E = S.run();
+    if (!E)
+      return std::move(Out);
+    if (!InPlace || !E.isA<InPlaceUnbuildable>())
+      return std::move(E);
+    consumeError(std::move(E));
+  }
+  // Some candidate judged in the shared module cannot be rebuilt: search
+  // again with a lift and a rebuild per candidate, which rejects those.
+  Out = std::move(Start);
+  Search S(K0, Opts, Out, Base->Cost, Fresh);
   if (Error E = S.run())
     return std::move(E);
   return std::move(Out);

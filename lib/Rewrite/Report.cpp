@@ -26,6 +26,17 @@ static std::string verdictText(const ModuleOutcome &M) {
   return "unchanged";
 }
 
+static void printAttempts(raw_ostream &OS, ArrayRef<Attempt> As,
+                          StringRef Indent) {
+  for (const Attempt &A : As)
+    if (!A.Changed && A.Built)
+      OS << Indent << "[" << join(A.Passes, ",") << "] changed nothing\n";
+    else
+      OS << Indent << "[" << join(A.Passes, ",") << "] "
+         << (A.Gate.Accepted ? "accepted" : "rejected") << " by "
+         << A.Gate.Check << ": " << A.Gate.Reason << "\n";
+}
+
 void printRunReport(raw_ostream &OS, const RunReport &R) {
   OS << R.Tool << ": " << R.Input << " -> "
      << (R.Output.empty() ? "-" : R.Output) << ", pipeline "
@@ -77,16 +88,15 @@ void printRunReport(raw_ostream &OS, const RunReport &R) {
         else
           OS << "unchanged";
         OS << " (" << U.Why << ")\n";
+        // A few kernels: what each tried, too.
+        if (M.Units.size() <= 8 && U.Attempts.size() > 1) {
+          OS << "      attempts:\n";
+          printAttempts(OS, U.Attempts, "        ");
+        }
       }
     } else if (M.Attempts.size() > 1 || (!M.Bytes && !M.Attempts.empty())) {
       OS << "  attempts:\n";
-      for (const Attempt &A : M.Attempts)
-        if (!A.Changed && A.Built)
-          OS << "    [" << join(A.Passes, ",") << "] changed nothing\n";
-        else
-          OS << "    [" << join(A.Passes, ",") << "] "
-             << (A.Gate.Accepted ? "accepted" : "rejected") << " by "
-             << A.Gate.Check << ": " << A.Gate.Reason << "\n";
+      printAttempts(OS, M.Attempts, "    ");
     }
   }
   for (const PassThroughObject &P : R.PassThrough)
