@@ -126,6 +126,39 @@ def main():
             idx += 1
         return None
 
+    # Where each original instruction is now, and the block boundaries of
+    # both objects: branch targets, and the instruction after a branch or
+    # s_endpgm (for the reordering allowance of reordered()).
+    orig2new = {o: n for n, o in new2orig.items() if o is not None}
+    def boundaries(insns, tg):
+        out = {t for _, t in tg.values()}
+        for k, (a, mn, _, _) in enumerate(insns[:-1]):
+            if mn.startswith(('s_branch', 's_cbranch', 's_endpgm', 's_setpc',
+                              's_swappc')):
+                out.add(insns[k + 1][0])
+        return sorted(out)
+    nbounds = boundaries(nins, ntg)
+    obounds = boundaries(oins, otg)
+
+    def reordered(ntarget, otarget):
+        """A scheduler may move a block's first instruction down within its
+        block: the branch still reaches that block when the original target
+        is now later in the same new block, and everything before it there
+        came from later in the same original block (or was added)."""
+        n_o = orig2new.get(otarget)
+        if n_o is None or n_o < ntarget:
+            return False
+        if any(ntarget < b <= n_o for b in nbounds):
+            return False
+        oend = next((b for b in obounds if b > otarget), None)
+        for a in naddrs[bisect.bisect_left(naddrs, ntarget):]:
+            if a >= n_o:
+                return True
+            o = new2orig.get(a)
+            if o is not None and (o <= otarget or (oend is not None and o >= oend)):
+                return False
+        return False
+
     bad = []
     checked = {'br': 0, 'pc': 0, 'entry': 0}
     for naddr, (kind, ntarget) in ntg.items():
@@ -141,7 +174,7 @@ def main():
         osec = section_of(osecs, otarget)
         if nsec and nsec['flags'] & 4:  # code: through the map
             got = resolve(ntarget)
-            if got != otarget:
+            if got != otarget and not (kind == 'br' and reordered(ntarget, otarget)):
                 bad.append('0x%x (orig 0x%x): %s target 0x%x maps to %s, original 0x%x' % (
                     naddr, oaddr, kind, ntarget, hex(got) if got is not None else None, otarget))
         else:  # data: same section, same offset

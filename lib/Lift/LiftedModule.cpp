@@ -369,6 +369,27 @@ void LiftedModule::dropIfNotSimple(LiftedFunction &LF) {
   }
 }
 
+void LiftedModule::relift(LiftedFunction &LF) {
+  if (LF.MF) {
+    forgetMachineFunction(*LF.MF);
+    if (LiftPrints.erase(LF.MF))
+      PrintIndexValid = false;
+    MMI->deleteMachineFunctionFor(*LF.IRFunc);
+    LF.MF = nullptr;
+  }
+  LF.Simple = true;
+  LF.Reason.clear();
+  LF.PreloadEntry = nullptr;
+  LF.NumInstrs = 0;
+  LF.Finalized = false;
+  FunctionLifter(*this, LF).run();
+  dropIfNotSimple(LF);
+  if (LF.MF) {
+    FunctionLifter(*this, LF).finalize();
+    dropIfNotSimple(LF);
+  }
+}
+
 void LiftedModule::finalize() {
   for (LiftedFunction &LF : Functions) {
     if (!LF.MF || LF.Finalized)

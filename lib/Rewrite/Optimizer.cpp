@@ -6,6 +6,7 @@
 #include "asmevo/Rewrite/StaticCost.h"
 #include "asmevo/Support/PhaseTimer.h"
 #include "asmevo/Transforms/ApplyEdits.h"
+#include "asmevo/Transforms/KernelUnits.h"
 #include "asmevo/Timing/Config.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/STLExtras.h"
@@ -35,13 +36,59 @@ static uint64_t countInstructions(LiftedModule &LM) {
   return N;
 }
 
+std::set<std::string> Candidate::changedFunctions() const {
+  std::set<std::string> Out;
+  for (const auto &[Pass, Fns] : ChangedBy)
+    Out.insert(Fns.begin(), Fns.end());
+  return Out;
+}
+
+std::string UnitOutcome::name() const {
+  return join(Kernels.empty() ? Functions : Kernels, ", ");
+}
+
+/// \p Step's stats added to \p Into, pass by pass (a pass of several
+/// steps is one entry, at its first place).
+static void mergeStats(std::vector<PassStat> &Into,
+                       const std::vector<PassStat> &Step) {
+  for (const PassStat &S : Step) {
+    auto It = llvm::find_if(Into, [&](const PassStat &P) {
+      return P.Pass == S.Pass;
+    });
+    if (It == Into.end()) {
+      Into.push_back(S);
+      continue;
+    }
+    It->FunctionsChanged += S.FunctionsChanged;
+    It->Added += S.Added;
+    It->Removed += S.Removed;
+    It->Rewritten += S.Rewritten;
+    It->IntroducedViolations += S.IntroducedViolations;
+  }
+}
+
 Expected<Candidate> buildCandidate(const CodeObject &K0,
                                    ArrayRef<std::string> Passes,
                                    const LiftOptions &LO,
                                    const CandidateOptions &Opts) {
+  PlanStep Step;
+  Step.Passes.assign(Passes.begin(), Passes.end());
+  return buildCandidate(K0, ArrayRef<PlanStep>(Step), LO, Opts);
+}
+
+Expected<Candidate> buildCandidate(const CodeObject &K0,
+                                   ArrayRef<PlanStep> Plan,
+                                   const LiftOptions &LO,
+                                   const CandidateOptions &Opts) {
   PhaseScope Phase("candidate");
   Candidate C;
-  C.Passes.assign(Passes.begin(), Passes.end());
+  bool AnyPass = false;
+  for (const PlanStep &S : Plan) {
+    AnyPass |= !S.Passes.empty();
+    for (const std::string &P : S.Passes)
+      if (!is_contained(C.Passes, P))
+        C.Passes.push_back(P);
+  }
   auto CO = CodeObject::create(K0.image(), K0.name());
   if (!CO)
     return CO.takeError();
@@ -54,25 +101,50 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   }
   if (!LM)
     return LM.takeError();
-  PipelineOptions PO = Opts.Print;
-  PO.VerifyEach = true;
-  PO.Stats = &C.Stats;
+  if (Opts.Units)
+    C.Units = kernelUnits(**LM);
   EditRecorder Recorder;
-  if (Opts.RecordEdits)
-    PO.Record = &Recorder;
-  if (!Passes.empty())
-    if (Error E = runPipeline(**LM, join(Passes, ","), PO))
+  // The functions the plan may change: only their cost can differ from
+  // K0's, so only theirs is computed (unset: every function's).
+  std::optional<std::set<std::string>> Scope;
+  if (llvm::all_of(Plan, [](const PlanStep &S) {
+        return S.Passes.empty() || S.Functions;
+      })) {
+    Scope.emplace();
+    for (const PlanStep &S : Plan)
+      if (!S.Passes.empty())
+        Scope->insert(S.Functions->begin(), S.Functions->end());
+  }
+  for (const PlanStep &S : Plan) {
+    if (S.Passes.empty())
+      continue;
+    PipelineOptions PO = Opts.Print;
+    PO.VerifyEach = true;
+    std::vector<PassStat> Stats;
+    PO.Stats = &Stats;
+    PO.ChangedFunctions = &C.ChangedBy;
+    if (S.Functions)
+      PO.OnlyFunctions = &*S.Functions;
+    if (Opts.RecordEdits)
+      PO.Record = &Recorder;
+    if (Error E = runPipeline(**LM, join(S.Passes, ","), PO))
       return std::move(E);
+    mergeStats(C.Stats, Stats);
+  }
   C.Edits = std::move(Recorder.script());
   for (const PassStat &S : C.Stats)
     C.Changed |= S.FunctionsChanged > 0;
   C.Instructions = countInstructions(**LM);
   if (Opts.StaticCost) {
     PhaseScope P("candidate: static cost");
-    C.Cost = staticCost(**LM, timing::TimingConfig::mi300x());
+    C.Cost = staticCost(**LM, timing::TimingConfig::mi300x(),
+                        AnyPass && Scope ? &*Scope : nullptr);
   }
-  if (Passes.empty())
+  if (!AnyPass) {
+    if (Opts.KeepModule)
+      C.Module = std::move(*LM);
     return std::move(C);
+  }
   Expected<RebuildResult> R = RebuildResult();
   {
     PhaseScope P("candidate: rebuild");
@@ -107,31 +179,79 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
 }
 
 namespace {
-/// One code object's search over pass sets.
+/// The shared-module search found kept sets whose object cannot be
+/// rebuilt; optimizeCodeObject searches again, rebuilding every candidate.
+class InPlaceUnbuildable : public ErrorInfo<InPlaceUnbuildable> {
+public:
+  static char ID;
+  std::string Msg;
+  explicit InPlaceUnbuildable(std::string M) : Msg(std::move(M)) {}
+  void log(raw_ostream &OS) const override { OS << Msg; }
+  std::error_code convertToErrorCode() const override {
+    return inconvertibleErrorCode();
+  }
+};
+char InPlaceUnbuildable::ID;
+
+/// One unit's place in the search (see Search).
+struct UnitState {
+  KernelUnit U;
+  std::set<std::string> Functions;
+  /// The spec restricted to this unit's launches (spec path, when the spec
+  /// launches kernels of other units too).
+  std::optional<emu::LaunchSpec> OwnSpec;
+  GateOptions Gate;
+  UnitOutcome Out;
+  /// Parallel to Out.Attempts: the candidate, while it may be kept (only
+  /// for attempts made in this process; shared by the units of one build).
+  std::vector<std::shared_ptr<Candidate>> Cands;
+  size_t Full = 0, Best = 0;
+};
+
+/// One code object's search over pass sets, decided per unit. Each round
+/// every undecided unit proposes pass sets; under --trust-static the units
+/// that propose the same set share one build (the static cost is per
+/// function), while with a spec each unit's candidate changes that unit
+/// alone, so that the verifier and the timing judge only its edits.
 class Search {
 public:
   Search(const CodeObject &K0, const OptimizeOptions &O, ModuleOutcome &Out,
-         std::map<std::string, double> K0Cost)
-      : K0(K0), O(O), Out(Out), K0Cost(std::move(K0Cost)) {}
+         std::map<std::string, double> K0Cost, std::vector<UnitState> &Units)
+      : K0(K0), O(O), Out(Out), K0Cost(std::move(K0Cost)), Units(Units) {}
 
   Error run();
 
 private:
-  /// Builds and gates \p Passes; returns the index of its Attempt.
-  Expected<size_t> attempt(std::vector<std::string> Passes, bool First);
-  /// attempt() of each of \p Sets, in worker processes (O.Jobs); the
-  /// attempts are recorded as summaries (verdict, check, reason, score),
-  /// their candidates built again in this process only when kept.
-  Error attemptInWorkers(const std::vector<std::vector<std::string>> &Sets);
-  /// Builds the candidate of a worker's attempt \p I here.
-  Error materialize(size_t I);
-  double score(size_t I) const {
-    const Attempt &A = Out.Attempts[I];
-    if (!A.Gate.Accepted)
-      return 0;
-    if (I < Remote.size() && Remote[I])
-      return *Remote[I];
-    return A.Gate.Speed ? A.Gate.Speed->Median : 1.0;
+  struct Proposal {
+    size_t Unit;
+    std::vector<std::string> Passes;
+  };
+  struct Group {
+    std::vector<std::string> Passes;
+    std::vector<size_t> Units;
+  };
+  /// Attempts of each proposal not yet attempted by its unit.
+  Error evaluate(std::vector<Proposal> Ps, bool First = false);
+  /// Builds \p G's set over its units and judges it for each of them.
+  Expected<std::vector<Attempt>>
+  runGroup(const Group &G, bool First, std::shared_ptr<Candidate> &Cand);
+  /// Judges the built \p C for unit \p U.
+  Expected<Attempt> judge(const Candidate &C, size_t U);
+  /// runGroup() of each of \p Gs, in worker processes (O.Jobs); the
+  /// attempts come back as summaries (verdict, check, reason, score).
+  Expected<std::vector<std::vector<Attempt>>>
+  runInWorkers(const std::vector<Group> &Gs);
+  std::optional<size_t> find(size_t U,
+                             const std::vector<std::string> &P) const {
+    const auto &A = Units[U].Out.Attempts;
+    for (size_t I = 0; I < A.size(); ++I)
+      if (A[I].Passes == P)
+        return I;
+    return std::nullopt;
+  }
+  double score(size_t U, size_t I) const {
+    const Attempt &A = Units[U].Out.Attempts[I];
+    return A.Gate.Accepted ? A.Score : 0;
   }
   /// Passes of \p S in pipeline order.
   std::vector<std::string> ordered(const std::set<std::string> &S) const {
@@ -141,35 +261,63 @@ private:
         R.push_back(P);
     return R;
   }
+  /// Drops the candidates no unit can still keep.
+  void prune();
+  Error finish();
+  /// runGroup() in the shared module Work: the passes run over the group's
+  /// functions there, and every function whose edits are not kept is
+  /// lifted again from K0 afterwards.
+  Expected<std::vector<Attempt>> runGroupInPlace(const Group &G, bool First);
+  /// The kept sets applied in Work (those not already there) and Work
+  /// rebuilt: the output candidate.
+  Expected<std::shared_ptr<Candidate>> finishInPlace(ArrayRef<size_t> Kept);
+  void reliftAll(const std::set<std::string> &Fns) {
+    PhaseScope P("candidate: relift");
+    for (LiftedFunction &LF : Work->functions())
+      if (Fns.count(LF.Range.Name))
+        Work->relift(LF);
+  }
+
+public:
+  /// --trust-static in one process: one lifted module serves every
+  /// candidate (K0's own lift), instead of a lift and a rebuild each.
+  std::unique_ptr<LiftedModule> Work;
+
+private:
+  /// Per function of Work holding kept edits: each pass's share of them.
+  std::map<std::string, std::map<std::string, PassStat>> WorkStats;
 
   const CodeObject &K0;
   const OptimizeOptions &O;
   ModuleOutcome &Out;
   std::map<std::string, double> K0Cost;
-  std::vector<Candidate> Candidates; ///< Parallel to Out.Attempts.
-  /// Parallel to Out.Attempts: a worker's score, for attempts whose
-  /// candidate is not here (materialize builds it).
-  std::vector<std::optional<double>> Remote;
+  std::vector<UnitState> &Units;
 };
 } // namespace
 
 /// A worker's attempt, as it crosses the pipe.
-static json::Value attemptJSON(const Attempt &A, double Score) {
+static json::Value attemptJSON(const Attempt &A) {
   return json::Object{{"built", A.Built},         {"changed", A.Changed},
                       {"error", A.Error},         {"accepted", A.Gate.Accepted},
                       {"check", A.Gate.Check},    {"reason", A.Gate.Reason},
-                      {"score", Score}};
+                      {"score", A.Score}};
 }
 
-Error Search::attemptInWorkers(
-    const std::vector<std::vector<std::string>> &Sets) {
-  unsigned N = std::min<size_t>(std::max(O.Jobs, 1u), Sets.size());
-  if (N <= 1) {
-    for (const auto &S : Sets)
-      if (auto I = attempt(S, false); !I)
-        return I.takeError();
-    return Error::success();
-  }
+static Attempt attemptFromJSON(const json::Object &R) {
+  Attempt T;
+  T.Built = R.getBoolean("built").value_or(false);
+  T.Changed = R.getBoolean("changed").value_or(false);
+  T.Error = R.getString("error").value_or("").str();
+  T.Gate.Accepted = R.getBoolean("accepted").value_or(false);
+  T.Gate.Check = R.getString("check").value_or("").str();
+  T.Gate.Reason = R.getString("reason").value_or("").str();
+  T.Score = R.getNumber("score").value_or(0);
+  return T;
+}
+
+Expected<std::vector<std::vector<Attempt>>>
+Search::runInWorkers(const std::vector<Group> &Gs) {
+  unsigned N = std::min<size_t>(std::max(O.Jobs, 1u), Gs.size());
   struct Worker {
     pid_t Pid;
     int FD;
@@ -188,13 +336,17 @@ Error Search::attemptInWorkers(
     if (Pid == 0) {
       close(P[0]);
       json::Array Results;
-      for (size_t K = W; K < Sets.size(); K += N) {
-        auto I = attempt(Sets[K], false);
-        if (!I) {
-          Results.push_back(json::Object{{"fatal", toString(I.takeError())}});
+      for (size_t K = W; K < Gs.size(); K += N) {
+        std::shared_ptr<Candidate> Unused;
+        auto As = runGroup(Gs[K], false, Unused);
+        if (!As) {
+          Results.push_back(json::Object{{"fatal", toString(As.takeError())}});
           break;
         }
-        Results.push_back(attemptJSON(Out.Attempts[*I], score(*I)));
+        json::Array Group;
+        for (const Attempt &A : *As)
+          Group.push_back(attemptJSON(A));
+        Results.push_back(std::move(Group));
       }
       std::string Text;
       raw_string_ostream OS(Text);
@@ -234,187 +386,652 @@ Error Search::attemptInWorkers(
   }
   if (!Failure.empty())
     return createStringError(Failure);
-  // Recorded in the order a single process would have made them.
-  for (size_t K = 0; K < Sets.size(); ++K) {
+  // In the order a single process would have made them.
+  std::vector<std::vector<Attempt>> Out;
+  for (size_t K = 0; K < Gs.size(); ++K) {
     json::Array &A = Answers[K % N];
     size_t At = K / N;
     if (At >= A.size())
       return createStringError("an optimizer worker answered too little");
-    const json::Object *R = A[At].getAsObject();
-    if (auto F = R->getString("fatal"))
-      return createStringError(*F);
-    Attempt T;
-    T.Passes = Sets[K];
-    T.Built = R->getBoolean("built").value_or(false);
-    T.Changed = R->getBoolean("changed").value_or(false);
-    T.Error = R->getString("error").value_or("").str();
-    T.Gate.Accepted = R->getBoolean("accepted").value_or(false);
-    T.Gate.Check = R->getString("check").value_or("").str();
-    T.Gate.Reason = R->getString("reason").value_or("").str();
-    Out.Attempts.push_back(std::move(T));
-    Candidates.emplace_back();
-    Remote.resize(Out.Attempts.size());
-    Remote.back() = R->getNumber("score").value_or(0);
+    if (const json::Object *R = A[At].getAsObject()) {
+      if (auto F = R->getString("fatal"))
+        return createStringError(*F);
+      return createStringError("an optimizer worker answered garbage");
+    }
+    const json::Array *G = A[At].getAsArray();
+    if (!G || G->size() != Gs[K].Units.size())
+      return createStringError("an optimizer worker answered garbage");
+    std::vector<Attempt> As;
+    for (const json::Value &V : *G) {
+      if (!V.getAsObject())
+        return createStringError("an optimizer worker answered garbage");
+      As.push_back(attemptFromJSON(*V.getAsObject()));
+      As.back().Passes = Gs[K].Passes;
+    }
+    Out.push_back(std::move(As));
   }
-  return Error::success();
+  return std::move(Out);
 }
 
-Error Search::materialize(size_t I) {
-  if (I >= Remote.size() || !Remote[I])
-    return Error::success();
-  // The same deterministic build and gate the worker ran.
-  std::vector<std::string> Passes = Out.Attempts[I].Passes;
-  Out.Attempts[I].Passes.clear(); // so that attempt() builds it afresh
-  auto J = attempt(Passes, false);
-  if (!J)
-    return J.takeError();
-  Out.Attempts[I] = std::move(Out.Attempts[*J]);
-  Candidates[I] = std::move(Candidates[*J]);
-  Remote[I].reset();
-  Out.Attempts.pop_back();
-  Candidates.pop_back();
-  Remote.resize(Out.Attempts.size());
-  return Error::success();
-}
-
-Expected<size_t> Search::attempt(std::vector<std::string> Passes,
-                                 bool First) {
-  for (size_t I = 0; I < Out.Attempts.size(); ++I)
-    if (Out.Attempts[I].Passes == Passes)
-      return I;
+Expected<Attempt> Search::judge(const Candidate &C, size_t U) {
+  UnitState &S = Units[U];
   Attempt A;
-  A.Passes = Passes;
-  PipelineOptions PO;
-  if (First)
-    PO = O.Print;
+  A.Passes = C.Passes;
+  A.Unit = S.U.name();
+  std::set<std::string> Changed = C.changedFunctions();
+  A.Changed = llvm::any_of(S.Functions, [&](const std::string &F) {
+    return Changed.count(F);
+  });
+  if (!A.Changed) {
+    A.Gate.Reason = "no pass changed anything";
+    return std::move(A);
+  }
+  PhaseScope P("gate");
+  // Without a spec nothing runs K1: a candidate judged in the shared
+  // module has no object of its own.
+  auto G = runGate(K0, C.CO ? *C.CO : K0, C.Map, S.Gate);
+  if (!G)
+    return G.takeError();
+  A.Gate = std::move(*G);
+  if (S.Gate.Spec) {
+    A.Score = A.Gate.Speed ? A.Gate.Speed->Median : 1.0;
+    return std::move(A);
+  }
+  if (!A.Gate.Accepted)
+    return std::move(A);
+  // --trust-static: the static cost of the unit's functions decides
+  // (StaticCost.h); by name, so that the first rise named is stable.
+  double Before = 0, After = 0;
+  for (const std::string &Fn : S.Functions) {
+    double Old = K0Cost.count(Fn) ? K0Cost.at(Fn) : 0;
+    double New = C.Cost.count(Fn) ? C.Cost.at(Fn) : Old;
+    Before += Old;
+    After += New;
+    if (New > Old) {
+      A.Gate.Accepted = false;
+      A.Gate.Reason = formatv("static cost of '{0}' went up: {1:F0} -> "
+                              "{2:F0} weighted issue cycles",
+                              Fn, Old, New)
+                          .str();
+      return std::move(A);
+    }
+  }
+  A.Gate.Reason += formatv("; static cost {0:F0} -> {1:F0} weighted "
+                           "issue cycles",
+                           Before, After)
+                       .str();
+  A.Score = After > 0 ? Before / After : 1.0;
+  return std::move(A);
+}
+
+Expected<std::vector<Attempt>>
+Search::runGroup(const Group &G, bool First,
+                 std::shared_ptr<Candidate> &Cand) {
+  PlanStep Step;
+  Step.Passes = G.Passes;
+  Step.Functions.emplace();
+  // Every kernel is lifted, as for the output: a kernel kept as bytes
+  // could not move, and the layout would not be the output's.
+  for (size_t U : G.Units)
+    Step.Functions->insert(Units[U].Functions.begin(),
+                           Units[U].Functions.end());
   CandidateOptions CO;
-  CO.Print = PO;
+  if (First)
+    CO.Print = O.Print;
   CO.PatchInPlace = O.PatchInPlace;
   CO.StaticCost = !O.Gate.Spec;
   CO.RecordEdits = O.RecordEdits;
-  auto C = buildCandidate(K0, Passes, O.Lift, CO);
+  auto C = buildCandidate(K0, ArrayRef<PlanStep>(Step), O.Lift, CO);
+  std::vector<Attempt> As;
   if (!C) {
-    // A pass that fails or breaks a static check rules out this set, not
-    // the run: the other sets may still be good.
+    if (G.Units.size() > 1) {
+      // Whose function broke is not known: each unit alone says.
+      consumeError(C.takeError());
+      for (size_t U : G.Units) {
+        std::shared_ptr<Candidate> Own;
+        auto A = runGroup({G.Passes, {U}}, false, Own);
+        if (!A)
+          return A.takeError();
+        As.push_back(std::move(A->front()));
+      }
+      Cand.reset();
+      return std::move(As);
+    }
+    // A pass that fails or breaks a static check rules out this set for
+    // this unit, not the run: the other sets may still be good.
+    Attempt A;
+    A.Passes = G.Passes;
+    A.Unit = Units[G.Units.front()].U.name();
     A.Built = false;
     A.Error = toString(C.takeError());
     A.Gate.Check = "static";
     A.Gate.Reason = A.Error;
-    Out.Attempts.push_back(std::move(A));
-    Candidates.emplace_back();
-    return Out.Attempts.size() - 1;
+    As.push_back(std::move(A));
+    return std::move(As);
   }
-  A.Changed = C->Changed;
-  if (!C->Changed) {
-    A.Gate.Reason = "no pass changed anything";
-  } else {
-    PhaseScope P("gate");
-    auto G = runGate(K0, *C->CO, C->Map, O.Gate);
-    if (!G)
-      return G.takeError();
-    A.Gate = std::move(*G);
-    if (!O.Gate.Spec && A.Gate.Accepted) {
-      // --trust-static: the static cost decides (StaticCost.h).
-      double Before = 0, After = 0;
-      for (const auto &[Fn, Cost] : C->Cost) {
-        double Old = K0Cost.count(Fn) ? K0Cost.at(Fn) : 0;
-        Before += Old;
-        After += Cost;
-        if (Cost > Old) {
-          A.Gate.Accepted = false;
-          A.Gate.Reason = formatv("static cost of '{0}' went up: {1:F0} -> "
-                                  "{2:F0} weighted issue cycles",
-                                  Fn, Old, Cost)
-                              .str();
-          break;
-        }
-      }
-      if (A.Gate.Accepted)
-        A.Gate.Reason += formatv("; static cost {0:F0} -> {1:F0} weighted "
-                                 "issue cycles",
-                                 Before, After)
-                             .str();
+  C->Passes = G.Passes;
+  for (size_t U : G.Units) {
+    auto A = judge(*C, U);
+    if (!A)
+      return A.takeError();
+    As.push_back(std::move(*A));
+  }
+  Cand = std::make_shared<Candidate>(std::move(*C));
+  return std::move(As);
+}
+
+Error Search::evaluate(std::vector<Proposal> Ps, bool First) {
+  std::vector<Group> Gs;
+  for (Proposal &P : Ps) {
+    if (find(P.Unit, P.Passes))
+      continue;
+    auto It = Gs.end();
+    if (!O.Gate.Spec)
+      It = llvm::find_if(Gs, [&](const Group &G) {
+        return G.Passes == P.Passes;
+      });
+    if (It == Gs.end()) {
+      Gs.push_back({P.Passes, {}});
+      It = std::prev(Gs.end());
     }
+    if (!is_contained(It->Units, P.Unit))
+      It->Units.push_back(P.Unit);
   }
-  Out.Attempts.push_back(std::move(A));
-  Candidates.push_back(std::move(*C));
-  return Out.Attempts.size() - 1;
+  auto Record = [&](const Group &G, std::vector<Attempt> As,
+                    std::shared_ptr<Candidate> C) {
+    for (size_t K = 0; K < G.Units.size(); ++K) {
+      UnitState &S = Units[G.Units[K]];
+      As[K].Unit = S.U.name();
+      S.Out.Attempts.push_back(std::move(As[K]));
+      S.Cands.push_back(C);
+    }
+  };
+  if (O.Jobs > 1 && Gs.size() > 1 && !First && !Work) {
+    auto All = runInWorkers(Gs);
+    if (!All)
+      return All.takeError();
+    for (size_t K = 0; K < Gs.size(); ++K)
+      Record(Gs[K], std::move((*All)[K]), nullptr);
+    return Error::success();
+  }
+  for (size_t K = 0; K < Gs.size(); ++K) {
+    std::shared_ptr<Candidate> C;
+    if (Work) {
+      auto As = runGroupInPlace(Gs[K], First && K == 0);
+      if (!As)
+        return As.takeError();
+      Record(Gs[K], std::move(*As), nullptr);
+      continue;
+    }
+    auto As = runGroup(Gs[K], First && K == 0, C);
+    if (!As)
+      return As.takeError();
+    Record(Gs[K], std::move(*As), std::move(C));
+  }
+  return Error::success();
+}
+
+void Search::prune() {
+  for (UnitState &S : Units)
+    for (size_t I = 0; I < S.Cands.size(); ++I)
+      if (I != S.Best)
+        S.Cands[I].reset();
 }
 
 Error Search::run() {
-  if (O.Passes.empty())
-    return Error::success();
-  auto Full = attempt(O.Passes, /*First=*/true);
-  if (!Full)
-    return Full.takeError();
-  size_t Best = *Full;
-  bool FullChanged = Out.Attempts[*Full].Changed || !Out.Attempts[*Full].Built;
-  if (!Out.Attempts[*Full].Gate.Accepted && O.TrySubsets &&
-      O.Passes.size() > 1 && FullChanged) {
-    // Each pass alone, then the accepted ones combined greedily from the
-    // best: the pass at fault in the whole pipeline drops out.
-    std::vector<std::pair<double, std::string>> Good;
-    std::vector<std::vector<std::string>> Singles;
+  if (O.Passes.empty() || Units.empty())
+    return finish();
+  std::vector<Proposal> Ps;
+  for (size_t U = 0; U < Units.size(); ++U)
+    Ps.push_back({U, O.Passes});
+  if (Error E = evaluate(std::move(Ps), /*First=*/true))
+    return E;
+  std::vector<size_t> Retry;
+  for (size_t U = 0; U < Units.size(); ++U) {
+    UnitState &S = Units[U];
+    S.Full = S.Best = *find(U, O.Passes);
+    const Attempt &F = S.Out.Attempts[S.Full];
+    if (!F.Gate.Accepted && O.TrySubsets && O.Passes.size() > 1 &&
+        (F.Changed || !F.Built))
+      Retry.push_back(U);
+  }
+  prune();
+  if (Retry.empty())
+    return finish();
+  // Each pass alone, then the accepted ones combined greedily from the
+  // best: the pass at fault in the whole pipeline drops out, per unit.
+  Ps.clear();
+  for (size_t U : Retry)
     for (const std::string &P : O.Passes)
-      Singles.push_back({P});
-    if (Error E = attemptInWorkers(Singles))
-      return E;
+      Ps.push_back({U, {P}});
+  if (Error E = evaluate(std::move(Ps)))
+    return E;
+  struct Greedy {
+    size_t Unit;
+    std::vector<std::pair<double, std::string>> Good;
+    std::set<std::string> Set;
+    size_t Next = 1;
+  };
+  std::vector<Greedy> Gr;
+  for (size_t U : Retry) {
+    UnitState &S = Units[U];
+    Greedy G{U, {}, {}, 1};
     for (const std::string &P : O.Passes) {
-      auto I = attempt({P}, false);
-      if (!I)
-        return I.takeError();
-      if (Out.Attempts[*I].Gate.Accepted)
-        Good.push_back({score(*I), P});
-      if (score(*I) > score(Best))
-        Best = *I;
+      size_t I = *find(U, {P});
+      if (S.Out.Attempts[I].Gate.Accepted)
+        G.Good.push_back({score(U, I), P});
+      if (score(U, I) > score(U, S.Best))
+        S.Best = I;
     }
-    llvm::stable_sort(Good, [](auto &A, auto &B) { return A.first > B.first; });
-    if (Good.size() > 1) {
-      std::set<std::string> Set{Good.front().second};
-      for (size_t G = 1; G < Good.size(); ++G) {
-        std::set<std::string> Try = Set;
-        Try.insert(Good[G].second);
-        auto I = attempt(ordered(Try), false);
-        if (!I)
-          return I.takeError();
-        if (score(*I) > score(Best)) {
-          Best = *I;
-          Set = Try;
-        }
-      }
+    llvm::stable_sort(G.Good,
+                      [](auto &A, auto &B) { return A.first > B.first; });
+    if (G.Good.size() > 1) {
+      G.Set = {G.Good.front().second};
+      Gr.push_back(std::move(G));
     }
   }
-  if (Out.Attempts[Best].Gate.Accepted && Out.Attempts[Best].Changed)
-    if (Error E = materialize(Best))
+  prune();
+  while (true) {
+    Ps.clear();
+    for (Greedy &G : Gr)
+      if (G.Next < G.Good.size()) {
+        std::set<std::string> Try = G.Set;
+        Try.insert(G.Good[G.Next].second);
+        Ps.push_back({G.Unit, ordered(Try)});
+      }
+    if (Ps.empty())
+      break;
+    if (Error E = evaluate(Ps))
       return E;
-  const Attempt &A = Out.Attempts[Best];
-  if (A.Gate.Accepted && A.Changed) {
-    Candidate &C = Candidates[Best];
-    Out.Bytes = C.Rebuilt.Linked;
-    // The passes of the accepted set that changed something.
-    for (const PassStat &S : C.Stats)
-      if (S.FunctionsChanged && !is_contained(Out.AcceptedPasses, S.Pass))
-        Out.AcceptedPasses.push_back(S.Pass);
-    Out.Final = A.Gate;
-    Out.Stats = C.Stats;
-    Out.K1Instructions = C.Instructions;
-    if (!Out.Kernels.empty())
-      if (const KernelInfo *K = C.CO->findKernel(Out.Kernels.front()))
-        Out.K1VGPRs = K->KD.allocatedVGPRs();
-    Out.Patched = C.Patched;
-    Out.PatchedInstructions = C.PatchedInstructions;
-    Out.Rebuilt = std::move(C.Rebuilt);
-    Out.Edits = std::move(C.Edits);
-    Out.Why = A.Gate.Reason;
+    for (Greedy &G : Gr)
+      if (G.Next < G.Good.size()) {
+        std::set<std::string> Try = G.Set;
+        Try.insert(G.Good[G.Next].second);
+        size_t I = *find(G.Unit, ordered(Try));
+        UnitState &S = Units[G.Unit];
+        if (score(G.Unit, I) > score(G.Unit, S.Best)) {
+          S.Best = I;
+          G.Set = Try;
+        }
+        ++G.Next;
+      }
+    prune();
+  }
+  return finish();
+}
+
+Expected<std::vector<Attempt>> Search::runGroupInPlace(const Group &G,
+                                                       bool First) {
+  std::set<std::string> Scope;
+  for (size_t U : G.Units)
+    Scope.insert(Units[U].Functions.begin(), Units[U].Functions.end());
+  Candidate C;
+  C.Passes = G.Passes;
+  std::map<std::string, std::map<std::string, PassStat>> FS;
+  PipelineOptions PO;
+  if (First)
+    PO = O.Print;
+  PO.VerifyEach = true;
+  PO.Stats = &C.Stats;
+  PO.ChangedFunctions = &C.ChangedBy;
+  PO.FunctionStats = &FS;
+  PO.OnlyFunctions = &Scope;
+  std::vector<Attempt> As;
+  Error E = Error::success();
+  {
+    PhaseScope P("candidate");
+    E = runPipeline(*Work, join(G.Passes, ","), PO);
+  }
+  if (E) {
+    reliftAll(Scope);
+    if (G.Units.size() > 1) {
+      // Whose function broke is not known: each unit alone says.
+      consumeError(std::move(E));
+      for (size_t U : G.Units) {
+        auto A = runGroupInPlace({G.Passes, {U}}, false);
+        if (!A)
+          return A.takeError();
+        As.push_back(std::move(A->front()));
+      }
+      return std::move(As);
+    }
+    Attempt A;
+    A.Passes = G.Passes;
+    A.Built = false;
+    A.Error = toString(std::move(E));
+    A.Gate.Check = "static";
+    A.Gate.Reason = A.Error;
+    As.push_back(std::move(A));
+    return std::move(As);
+  }
+  {
+    PhaseScope P("candidate: static cost");
+    C.Cost = staticCost(*Work, timing::TimingConfig::mi300x(), &Scope);
+  }
+  std::set<std::string> Undo;
+  for (size_t U : G.Units) {
+    auto A = judge(C, U);
+    if (!A)
+      return A.takeError();
+    // The whole pipeline accepted in the first round is this unit's
+    // outcome (it tries no subset): its edits stay in Work.
+    if (First && A->Gate.Accepted && A->Changed) {
+      for (const std::string &F : Units[U].Functions)
+        for (auto &[Pass, PerFn] : FS)
+          if (auto It = PerFn.find(F); It != PerFn.end())
+            WorkStats[F][Pass] = It->second;
+    } else {
+      Undo.insert(Units[U].Functions.begin(), Units[U].Functions.end());
+    }
+    As.push_back(std::move(*A));
+  }
+  reliftAll(Undo);
+  return std::move(As);
+}
+
+Expected<std::shared_ptr<Candidate>>
+Search::finishInPlace(ArrayRef<size_t> Kept) {
+  auto C = std::make_shared<Candidate>();
+  std::set<std::string> KeptFns;
+  for (size_t U : Kept) {
+    const UnitState &S = Units[U];
+    KeptFns.insert(S.Functions.begin(), S.Functions.end());
+    if (S.Best == S.Full)
+      continue; // kept in Work since the first round
+    std::map<std::string, std::map<std::string, PassStat>> FS;
+    std::vector<PassStat> Stats;
+    PipelineOptions PO;
+    PO.VerifyEach = true;
+    PO.Stats = &Stats;
+    PO.FunctionStats = &FS;
+    PO.OnlyFunctions = &S.Functions;
+    PhaseScope P("candidate");
+    if (Error E = runPipeline(*Work, join(S.Out.Passes, ","), PO))
+      return createStringError("the kept pass sets together: " +
+                               toString(std::move(E)));
+    for (const std::string &F : S.Functions)
+      for (auto &[Pass, PerFn] : FS)
+        if (auto It = PerFn.find(F); It != PerFn.end())
+          WorkStats[F][Pass] = It->second;
+  }
+  // The stats of the output: every pass of a kept set, each function's
+  // share added up (what one run of the plan would count).
+  for (const std::string &P : O.Passes) {
+    bool Ran = llvm::any_of(Kept, [&](size_t U) {
+      return is_contained(Units[U].Out.Passes, P);
+    });
+    if (!Ran)
+      continue;
+    PassStat Sum;
+    Sum.Pass = P;
+    for (const std::string &F : KeptFns) {
+      auto It = WorkStats.find(F);
+      if (It == WorkStats.end())
+        continue;
+      auto J = It->second.find(P);
+      if (J == It->second.end())
+        continue;
+      Sum.FunctionsChanged += J->second.FunctionsChanged;
+      Sum.Added += J->second.Added;
+      Sum.Removed += J->second.Removed;
+      Sum.Rewritten += J->second.Rewritten;
+      C->ChangedBy[P].insert(F);
+    }
+    C->Stats.push_back(Sum);
+    C->Changed |= Sum.FunctionsChanged > 0;
+  }
+  C->Instructions = countInstructions(*Work);
+  {
+    PhaseScope P("candidate: static cost");
+    C->Cost = staticCost(*Work, timing::TimingConfig::mi300x(), &KeptFns);
+  }
+  Expected<RebuildResult> R = RebuildResult();
+  {
+    PhaseScope P("candidate: rebuild");
+    R = rebuild(*Work);
+  }
+  if (!R)
+    return R.takeError();
+  C->Rebuilt = std::move(*R);
+  for (const AddressMapEntry &E : C->Rebuilt.AddressMap)
+    C->Map.NewToOld[E.NewAddr] = E.OrigAddr;
+  C->Map.Path = (K0.name() + " (candidate)").str();
+  auto New = CodeObject::create(ArrayRef<uint8_t>(C->Rebuilt.Linked),
+                                (K0.name() + " (candidate)").str());
+  if (!New)
+    return New.takeError();
+  C->CO = std::move(*New);
+  return C;
+}
+
+Error Search::finish() {
+  std::vector<size_t> Kept;
+  for (size_t U = 0; U < Units.size(); ++U) {
+    UnitState &S = Units[U];
+    UnitOutcome &UO = S.Out;
+    UO.Kernels = S.U.Kernels;
+    UO.Functions = S.U.Functions;
+    for (const std::string &F : S.Functions)
+      if (auto It = K0Cost.find(F); It != K0Cost.end())
+        UO.K0Cost += It->second;
+    UO.K1Cost = UO.K0Cost;
+    if (UO.Attempts.empty()) {
+      UO.Why = "no passes to run";
+      continue;
+    }
+    const Attempt &B = UO.Attempts[S.Best];
+    if (B.Gate.Accepted && B.Changed) {
+      UO.Passes = B.Passes;
+      UO.Gate = B.Gate;
+      UO.Why = B.Gate.Reason;
+      Kept.push_back(U);
+      continue;
+    }
+    // Nothing accepted: the original stays, with the reason of the whole
+    // pipeline's attempt (the one the user asked for).
+    const Attempt &F = UO.Attempts[S.Full];
+    UO.Gate = F.Gate;
+    UO.Why = F.Gate.Check.empty() ? F.Gate.Reason
+                                  : F.Gate.Check + ": " + F.Gate.Reason;
+    if (S.Best != S.Full && !B.Gate.Accepted)
+      UO.Why += " (no subset of the passes was accepted either)";
+  }
+  auto Publish = [&] {
+    for (UnitState &S : Units) {
+      llvm::append_range(Out.Attempts, S.Out.Attempts);
+      Out.Units.push_back(std::move(S.Out));
+    }
+  };
+  unsigned NumKernels = 0;
+  for (const UnitState &S : Units)
+    NumKernels += S.U.Kernels.size();
+  if (Kept.empty()) {
+    if (Units.empty())
+      Out.Why = "nothing to optimize: no kernel was lifted as simple (a "
+                "non-simple kernel keeps its bytes, and so do the device "
+                "functions only such kernels call)";
+    else if (Units.size() == 1)
+      Out.Why = Units.front().Out.Why;
+    else if (!Units.empty())
+      Out.Why = formatv("no kernel's candidate was accepted ({0} kernels); "
+                        "{1}: {2}",
+                        NumKernels, Units.front().U.name(),
+                        Units.front().Out.Why)
+                    .str();
+    Publish();
     return Error::success();
   }
-  // Nothing accepted: the original stays, with the reason of the whole
-  // pipeline's attempt (the one the user asked for).
-  const Attempt &F = Out.Attempts[*Full];
-  Out.Why = F.Gate.Check.empty() ? F.Gate.Reason
-                                 : F.Gate.Check + ": " + F.Gate.Reason;
-  if (Best != *Full && !Out.Attempts[Best].Gate.Accepted)
-    Out.Why += " (no subset of the passes was accepted either)";
+  // The kept sets together: one step per set, over the units that keep
+  // it (steps in the order of their first unit).
+  std::shared_ptr<Candidate> C;
+  bool FromBest = false;
+  std::vector<size_t> Try = Kept;
+  while (true) {
+    std::vector<PlanStep> Plan;
+    std::set<std::string> KeptFns;
+    for (size_t U : Try) {
+      const UnitState &S = Units[U];
+      KeptFns.insert(S.Functions.begin(), S.Functions.end());
+      auto It = llvm::find_if(Plan, [&](const PlanStep &P) {
+        return P.Passes == S.Out.Passes;
+      });
+      if (It == Plan.end()) {
+        Plan.push_back({S.Out.Passes, std::set<std::string>()});
+        It = std::prev(Plan.end());
+      }
+      It->Functions->insert(S.Functions.begin(), S.Functions.end());
+    }
+    // A candidate of the search that is exactly this plan (every kernel
+    // lifted, only the kept units changed) need not be built again.
+    C.reset();
+    FromBest = false;
+    if (Plan.size() == 1)
+      for (size_t U : Try) {
+        const std::shared_ptr<Candidate> &P = Units[U].Cands[Units[U].Best];
+        if (!P)
+          continue;
+        std::set<std::string> Ch = P->changedFunctions();
+        if (llvm::all_of(Ch, [&](const std::string &F) {
+              return KeptFns.count(F);
+            })) {
+          C = P;
+          FromBest = true;
+        }
+        break;
+      }
+    if (!C && Work) {
+      // Judged without a rebuild: when the object cannot be rebuilt (a
+      // kept-as-bytes function's reference would break), the search is
+      // made again with a rebuild per candidate (InPlaceUnbuildable).
+      auto W = finishInPlace(Try);
+      if (!W)
+        return make_error<InPlaceUnbuildable>(toString(W.takeError()));
+      C = std::move(*W);
+    }
+    std::string Reason;
+    if (!C) {
+      CandidateOptions CO;
+      CO.PatchInPlace = O.PatchInPlace;
+      CO.StaticCost = !O.Gate.Spec;
+      CO.RecordEdits = O.RecordEdits;
+      auto B = buildCandidate(K0, Plan, O.Lift, CO);
+      if (B)
+        C = std::make_shared<Candidate>(std::move(*B));
+      else
+        Reason = "static: " + toString(B.takeError());
+    }
+    if (C) {
+      // The module's gate: the kept unit's own when it judged this very
+      // object on the whole spec; else this object on the whole spec.
+      if (FromBest && Try.size() == 1 && !Units[Try.front()].OwnSpec) {
+        Out.Final = Units[Try.front()].Out.Gate;
+        break;
+      }
+      PhaseScope P("gate");
+      auto G = runGate(K0, *C->CO, C->Map, O.Gate);
+      if (!G)
+        return G.takeError();
+      Out.Final = std::move(*G);
+      if (!O.Gate.Spec)
+        break;
+      if (Out.Final.V && *Out.Final.V == verify::Verdict::Equivalent) {
+        if (!Out.Final.Accepted) {
+          // Each kernel was robustly faster on its own launches; the
+          // whole spec's time may dilute that below the threshold.
+          Out.Final.Accepted = true;
+          Out.Final.Reason = "equivalent; each kernel's candidate robustly "
+                             "faster on its own launches (all launches: " +
+                             Out.Final.Reason + ")";
+        }
+        break;
+      }
+      Reason = Out.Final.Check + ": " + Out.Final.Reason;
+    }
+    // Together they cannot be built or are not equivalent although each
+    // was alone: keep the best unit only, or nothing.
+    C.reset();
+    size_t BestU = Try.front();
+    for (size_t U : Try)
+      if (score(U, Units[U].Best) > score(BestU, Units[BestU].Best))
+        BestU = U;
+    for (size_t U : Try)
+      if (U != BestU || Try.size() == 1) {
+        Units[U].Out.Passes.clear();
+        Units[U].Out.Why = "accepted alone, but the kept kernels together "
+                           "were rejected: " +
+                           Reason;
+      }
+    if (Try.size() == 1) {
+      Out.Final = GateResult();
+      Out.Why = "the kept kernels together were rejected: " + Reason;
+      Publish();
+      return Error::success();
+    }
+    Try = {BestU};
+  }
+  std::set<std::string> Changed = C->changedFunctions();
+  unsigned KeptKernels = 0;
+  double Before = 0, After = 0;
+  for (size_t U : Try) {
+    UnitState &S = Units[U];
+    KeptKernels += S.U.Kernels.size();
+    for (const std::string &P : S.Out.Passes) {
+      auto It = C->ChangedBy.find(P);
+      if (It != C->ChangedBy.end() && !is_contained(S.Out.AcceptedPasses, P) &&
+          llvm::any_of(S.Functions,
+                       [&](const std::string &F) { return It->second.count(F); }))
+        S.Out.AcceptedPasses.push_back(P);
+    }
+    if (!O.Gate.Spec) {
+      S.Out.K1Cost = 0;
+      for (const std::string &F : S.Functions)
+        S.Out.K1Cost += C->Cost.count(F) ? C->Cost.at(F)
+                        : K0Cost.count(F)  ? K0Cost.at(F)
+                                           : 0;
+    }
+  }
+  for (const UnitState &S : Units) {
+    Before += S.Out.K0Cost;
+    After += S.Out.K1Cost;
+  }
+  Out.Bytes = C->Rebuilt.Linked;
+  // The passes of the kept sets that changed something.
+  for (const std::string &P : O.Passes)
+    for (const PassStat &S : C->Stats)
+      if (S.Pass == P && S.FunctionsChanged &&
+          !is_contained(Out.AcceptedPasses, S.Pass))
+        Out.AcceptedPasses.push_back(S.Pass);
+  // In pipeline order, whichever step ran a pass first.
+  for (const std::string &P : O.Passes)
+    for (const PassStat &S : C->Stats)
+      if (S.Pass == P && !llvm::any_of(Out.Stats, [&](const PassStat &T) {
+            return T.Pass == P;
+          }))
+        Out.Stats.push_back(S);
+  Out.K1Instructions = C->Instructions;
+  if (!Out.Kernels.empty())
+    if (const KernelInfo *K = C->CO->findKernel(Out.Kernels.front()))
+      Out.K1VGPRs = K->KD.allocatedVGPRs();
+  Out.Patched = C->Patched;
+  Out.PatchedInstructions = C->PatchedInstructions;
+  Out.Rebuilt = std::move(C->Rebuilt);
+  Out.Edits = std::move(C->Edits);
+  if (Units.size() == 1) {
+    Out.Why = Units.front().Out.Why;
+  } else {
+    Out.Why = formatv("{0} of {1} kernels changed, each with the passes it "
+                      "accepted; ",
+                      KeptKernels, NumKernels)
+                  .str();
+    if (O.Gate.Spec)
+      Out.Why += Out.Final.Reason;
+    else
+      Out.Why += formatv("{0}; static cost {1:F0} -> {2:F0} weighted issue "
+                         "cycles",
+                         Out.Final.Reason, Before, After)
+                     .str();
+  }
+  Publish();
   return Error::success();
 }
 
@@ -450,7 +1067,11 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
   // stay unchanged).
   CandidateOptions BaseOpts;
   BaseOpts.StaticCost = !O.Gate.Spec;
-  auto Base = buildCandidate(K0, {}, Opts.Lift, BaseOpts);
+  BaseOpts.Units = true;
+  bool InPlace = !O.Gate.Spec && !O.PatchInPlace && !O.RecordEdits &&
+                 O.Jobs <= 1 && !getenv("ASMEVO_NO_SHARED_MODULE");
+  BaseOpts.KeepModule = InPlace;
+  auto Base = buildCandidate(K0, ArrayRef<std::string>(), Opts.Lift, BaseOpts);
   if (!Base)
     return Base.takeError();
   Out.K0Instructions = Out.K1Instructions = Base->Instructions;
@@ -462,7 +1083,60 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
       return T.takeError();
     Out.Final = std::move(*T);
   }
-  Search S(K0, Opts, Out, Base->Cost);
+  std::vector<UnitState> Units;
+  for (KernelUnit &U : Base->Units) {
+    // A device function no lifted kernel reaches stays as it is: with a
+    // spec nothing launched would run an edit of it, and its callers kept
+    // as bytes (non-simple kernels) expect of it what no pass can see (the
+    // loads in flight across the call and its return).
+    if (U.Kernels.empty())
+      continue;
+    UnitState S;
+    S.Functions.insert(U.Functions.begin(), U.Functions.end());
+    S.U = std::move(U);
+    S.Gate = Opts.Gate;
+    Units.push_back(std::move(S));
+  }
+  if (O.Gate.Spec && Units.size() > 1)
+    for (UnitState &S : Units) {
+      // Each unit is judged on its own launches, with a trace of its own.
+      emu::LaunchSpec Own = *O.Gate.Spec;
+      Own.Launches.clear();
+      for (const emu::SpecLaunch &L : O.Gate.Spec->Launches)
+        if (const KernelInfo *K = verify::resolveLaunchedKernel(K0, L.Kernel))
+          if (is_contained(S.U.Kernels, K->Name))
+            Own.Launches.push_back(L);
+      if (Own.Launches.size() == O.Gate.Spec->Launches.size())
+        continue;
+      S.OwnSpec = std::move(Own);
+      S.Gate.Spec = &*S.OwnSpec;
+      S.Gate.Memo = makeGateMemo();
+    }
+  std::vector<UnitState> Fresh;
+  if (InPlace)
+    Fresh = Units;
+  ModuleOutcome Start;
+  Start.Name = Out.Name;
+  Start.Kernels = Out.Kernels;
+  Start.K0Instructions = Out.K0Instructions;
+  Start.K1Instructions = Out.K1Instructions;
+  Start.K0VGPRs = Out.K0VGPRs;
+  Start.K1VGPRs = Out.K1VGPRs;
+  Start.Final = Out.Final;
+  {
+    Search S(K0, Opts, Out, Base->Cost, Units);
+    S.Work = std::move(Base->Module);
+    Error E = S.run();
+    if (!E)
+      return std::move(Out);
+    if (!InPlace || !E.isA<InPlaceUnbuildable>())
+      return std::move(E);
+    consumeError(std::move(E));
+  }
+  // Some candidate judged in the shared module cannot be rebuilt: search
+  // again with a lift and a rebuild per candidate, which rejects those.
+  Out = std::move(Start);
+  Search S(K0, Opts, Out, Base->Cost, Fresh);
   if (Error E = S.run())
     return std::move(E);
   return std::move(Out);

@@ -1,5 +1,6 @@
 //===- Report.cpp ---------------------------------------------------------===//
 #include "asmevo/Rewrite/Report.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -23,6 +24,17 @@ static std::string verdictText(const ModuleOutcome &M) {
   if (M.Bytes)
     return M.Final.Check == "static" ? "accepted (static only)" : "accepted";
   return "unchanged";
+}
+
+static void printAttempts(raw_ostream &OS, ArrayRef<Attempt> As,
+                          StringRef Indent) {
+  for (const Attempt &A : As)
+    if (!A.Changed && A.Built)
+      OS << Indent << "[" << join(A.Passes, ",") << "] changed nothing\n";
+    else
+      OS << Indent << "[" << join(A.Passes, ",") << "] "
+         << (A.Gate.Accepted ? "accepted" : "rejected") << " by "
+         << A.Gate.Check << ": " << A.Gate.Reason << "\n";
 }
 
 void printRunReport(raw_ostream &OS, const RunReport &R) {
@@ -62,15 +74,29 @@ void printRunReport(raw_ostream &OS, const RunReport &R) {
                     "rewritten {4}\n",
                     S.Pass, S.FunctionsChanged, S.Added, S.Removed,
                     S.Rewritten);
-    if (M.Attempts.size() > 1 || (!M.Bytes && !M.Attempts.empty())) {
-      OS << "  attempts:\n";
-      for (const Attempt &A : M.Attempts)
-        if (!A.Changed && A.Built)
-          OS << "    [" << join(A.Passes, ",") << "] changed nothing\n";
+    if (M.Units.size() > 1) {
+      // The decision per kernel (with the device functions it reaches).
+      unsigned Changed = llvm::count_if(
+          M.Units, [](const UnitOutcome &U) { return U.changed(); });
+      OS << "  per kernel:   " << Changed << " of " << M.Units.size()
+         << " changed\n";
+      for (const UnitOutcome &U : M.Units) {
+        OS << "    " << U.name() << ": ";
+        if (U.changed())
+          OS << (U.AcceptedPasses.empty() ? join(U.Passes, ",")
+                                          : join(U.AcceptedPasses, ","));
         else
-          OS << "    [" << join(A.Passes, ",") << "] "
-             << (A.Gate.Accepted ? "accepted" : "rejected") << " by "
-             << A.Gate.Check << ": " << A.Gate.Reason << "\n";
+          OS << "unchanged";
+        OS << " (" << U.Why << ")\n";
+        // A few kernels: what each tried, too.
+        if (M.Units.size() <= 8 && U.Attempts.size() > 1) {
+          OS << "      attempts:\n";
+          printAttempts(OS, U.Attempts, "        ");
+        }
+      }
+    } else if (M.Attempts.size() > 1 || (!M.Bytes && !M.Attempts.empty())) {
+      OS << "  attempts:\n";
+      printAttempts(OS, M.Attempts, "    ");
     }
   }
   for (const PassThroughObject &P : R.PassThrough)
@@ -127,9 +153,24 @@ json::Value runReportJSON(const RunReport &R) {
                                    {"rewritten", S.Rewritten}});
     for (const Attempt &A : M.Attempts) {
       json::Object AO{{"passes", strings(A.Passes)},
+                      {"kernels", A.Unit},
                       {"changed", A.Changed},
                       {"gate", gateJSON(A.Gate)}};
       Attempts.push_back(std::move(AO));
+    }
+    json::Array PerKernel;
+    for (const UnitOutcome &U : M.Units) {
+      json::Object UO{{"kernels", strings(U.Kernels)},
+                      {"functions", strings(U.Functions)},
+                      {"changed", U.changed()},
+                      {"passes", strings(U.Passes)},
+                      {"accepted_passes", strings(U.AcceptedPasses)},
+                      {"gate", gateJSON(U.Gate)},
+                      {"why", U.Why},
+                      {"attempts", (int64_t)U.Attempts.size()}};
+      if (R.TrustStatic)
+        UO["static_cost"] = json::Object{{"k0", U.K0Cost}, {"k1", U.K1Cost}};
+      PerKernel.push_back(std::move(UO));
     }
     Mods.push_back(json::Object{
         {"code_object", M.Name},
@@ -144,6 +185,7 @@ json::Value runReportJSON(const RunReport &R) {
         {"gate", gateJSON(M.Final)},
         {"why", M.Why},
         {"pass_stats", std::move(Stats)},
+        {"per_kernel", std::move(PerKernel)},
         {"attempts", std::move(Attempts)}});
   }
   json::Array Passed;

@@ -25,11 +25,12 @@ static double issueCycles(const InstrRecord &R, const timing::TimingConfig &C) {
 }
 
 std::map<std::string, double> staticCost(LiftedModule &LM,
-                                         const timing::TimingConfig &C) {
+                                         const timing::TimingConfig &C,
+                                         const std::set<std::string> *Only) {
   std::map<std::string, double> Out;
   ISAFacts Facts(LM.target());
   for (LiftedFunction &LF : LM.functions()) {
-    if (!LF.Simple || !LF.MF)
+    if (!LF.Simple || !LF.MF || (Only && !Only->count(LF.Range.Name)))
       continue;
     // The sequence and its loops are all the cost reads (not the hazard,
     // waitcnt or liveness results analyzeFunction would add).

@@ -170,6 +170,12 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     std::optional<SiteSet> Sites;
   };
   std::vector<Known> State(LM.functions().size());
+  // The functions this run may edit: outside the filter nothing is run,
+  // fingerprinted or checked (their content is what it was).
+  std::vector<bool> InScope(LM.functions().size(), true);
+  if (Opts.OnlyFunctions)
+    for (size_t I = 0; I < InScope.size(); ++I)
+      InScope[I] = Opts.OnlyFunctions->count(LM.functions()[I].Range.Name);
   auto Refresh = [&](size_t I) {
     LiftedFunction &LF = LM.functions()[I];
     std::optional<std::vector<uint64_t>> K;
@@ -187,7 +193,7 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     std::map<std::string, SiteSet> Out;
     for (size_t I = 0; I < State.size(); ++I) {
       LiftedFunction &LF = LM.functions()[I];
-      if (!LF.Simple || !LF.MF)
+      if (!LF.Simple || !LF.MF || !InScope[I])
         continue;
       if (!State[I].Sites)
         State[I].Sites = SiteSet::of(LM, LF, *Facts);
@@ -196,6 +202,8 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     return Out;
   };
   bool Track = Opts.VerifyEach || Opts.Stats;
+  // Every function's key once (the MachineVerifier memo looks functions up
+  // by it); after each pass only the ones in scope can have changed.
   if (Track)
     for (size_t I = 0; I < State.size(); ++I)
       Refresh(I);
@@ -211,7 +219,7 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     std::optional<PhaseScope> PassPhase(std::in_place, PhaseName);
     for (size_t I = 0; I < State.size(); ++I) {
       LiftedFunction &LF = LM.functions()[I];
-      if (!LF.Simple || !LF.MF)
+      if (!LF.Simple || !LF.MF || !InScope[I])
         continue;
       std::vector<unsigned> Before;
       if (Opts.Stats) {
@@ -232,15 +240,26 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
         return createStringError(LM.original().name() + ": pass '" +
                                  P->name() + "' on '" + LF.Range.Name +
                                  "': " + toString(Changed.takeError()));
+      if (*Changed && Opts.ChangedFunctions)
+        (*Opts.ChangedFunctions)[Stat.Pass].insert(LF.Range.Name);
       if (*Changed && Opts.Stats) {
+        PassStat FS;
+        FS.Pass = Stat.Pass;
+        FS.FunctionsChanged = 1;
+        countChanges(Before, instructionPrints(*LF.MF), FS);
         ++Stat.FunctionsChanged;
-        countChanges(Before, instructionPrints(*LF.MF), Stat);
+        Stat.Added += FS.Added;
+        Stat.Removed += FS.Removed;
+        Stat.Rewritten += FS.Rewritten;
+        if (Opts.FunctionStats)
+          (*Opts.FunctionStats)[Stat.Pass][LF.Range.Name] = FS;
       }
     }
     // After the whole pass, in case one function's run touched another.
     if (Track)
       for (size_t I = 0; I < State.size(); ++I)
-        Refresh(I);
+        if (InScope[I])
+          Refresh(I);
     PassPhase.reset();
     if (Opts.VerifyEach) {
       {

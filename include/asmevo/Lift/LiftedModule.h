@@ -134,6 +134,11 @@ public:
   /// finalized. A function the verifier rejects becomes non-simple.
   void finalize();
 
+  /// Lifts \p LF again from the original bytes, finalized, as lift() would
+  /// have: passes' edits to it are gone. The optimizer's candidates share
+  /// one module this way instead of lifting the whole object per candidate.
+  void relift(LiftedFunction &LF);
+
   /// Runs the MachineVerifier on every simple function.
   llvm::Error verify(llvm::StringRef Banner);
   /// The same, given each function's FunctionKey (FunctionKey.h) where the

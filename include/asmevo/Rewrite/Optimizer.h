@@ -3,10 +3,13 @@
 // What `asmevo-opt -O2 --spec S` does to each code object, as BOLT's
 // RewriteInstance holds llvm-bolt's job: lift it afresh, run the pipeline
 // with the static checks after every pass, rebuild, and put the candidate
-// through the gate. A failed whole-pipeline candidate is followed by
-// subsets of the passes (each alone, then the accepted ones combined);
-// the best accepted candidate is kept, and when none is, the original
-// bytes are. Every attempt is recorded with the check that decided it.
+// through the gate. The decision is made per kernel (a unit: a kernel
+// with the device functions it reaches, KernelUnits.h): a failed
+// whole-pipeline candidate is followed, for that kernel alone, by subsets
+// of the passes (each alone, then the accepted ones combined); each
+// kernel keeps its best accepted set, or its original code. The kept sets
+// are then applied together, each to its own kernels, in one rebuild.
+// Every attempt is recorded with the check that decided it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_REWRITE_OPTIMIZER_H
@@ -16,10 +19,13 @@
 #include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Rewrite/Gate.h"
 #include <map>
+#include "asmevo/Transforms/KernelUnits.h"
 #include "asmevo/Transforms/Pass.h"
 #include "asmevo/Search/EditScript.h"
 #include "asmevo/Verify/EditSet.h"
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +67,21 @@ struct Candidate {
   std::map<std::string, double> Cost;
   /// The passes' changes as pass edits (CandidateOptions::RecordEdits).
   EditScript Edits;
+  /// Per pass, the functions it changed.
+  std::map<std::string, std::set<std::string>> ChangedBy;
+  /// Every function some pass changed.
+  std::set<std::string> changedFunctions() const;
+  /// The kernel units of the lifted module (CandidateOptions::Units).
+  std::vector<KernelUnit> Units;
+  /// The lifted module itself (CandidateOptions::KeepModule).
+  std::unique_ptr<LiftedModule> Module;
+};
+
+/// One run of the pipeline within a candidate: \p Passes over the
+/// functions of \p Functions (all simple functions when unset).
+struct PlanStep {
+  std::vector<std::string> Passes;
+  std::optional<std::set<std::string>> Functions;
 };
 
 /// How buildCandidate works beyond the passes.
@@ -71,6 +92,10 @@ struct CandidateOptions {
   bool StaticCost = false;
   /// Fill Candidate::Edits.
   bool RecordEdits = false;
+  /// Fill Candidate::Units (as lifted, before any pass).
+  bool Units = false;
+  /// Hand the lifted module over in Candidate::Module.
+  bool KeepModule = false;
 };
 
 /// Lifts \p K0 afresh, runs \p Passes (with the static checks after each;
@@ -80,6 +105,12 @@ struct CandidateOptions {
 llvm::Expected<Candidate>
 buildCandidate(const CodeObject &K0, llvm::ArrayRef<std::string> Passes,
                const LiftOptions &LO, const CandidateOptions &CO = {});
+/// The same with several pass sets, each over its own functions (in
+/// order, on one lift): how per-kernel decisions become one object.
+llvm::Expected<Candidate> buildCandidate(const CodeObject &K0,
+                                         llvm::ArrayRef<PlanStep> Plan,
+                                         const LiftOptions &LO,
+                                         const CandidateOptions &CO = {});
 
 struct Attempt {
   std::vector<std::string> Passes;
@@ -87,6 +118,29 @@ struct Attempt {
   bool Built = true;   ///< False: a pass failed or broke a static check.
   std::string Error;   ///< When !Built.
   bool Changed = false;
+  /// How good an accepted attempt is: the modelled median speedup, or
+  /// with --trust-static the unit's static cost before / after; 0 when
+  /// rejected.
+  double Score = 0;
+  /// The kernels (or functions) it was judged for (KernelUnit::name()).
+  std::string Unit;
+};
+
+/// What was decided for one kernel and the device functions it reaches.
+struct UnitOutcome {
+  std::vector<std::string> Kernels, Functions;
+  /// The pass set kept for it (empty: it keeps its original code).
+  std::vector<std::string> Passes;
+  /// The passes of that set that changed one of its functions.
+  std::vector<std::string> AcceptedPasses;
+  /// The kept attempt's gate, or the whole pipeline's when none was kept.
+  GateResult Gate;
+  std::string Why;
+  std::vector<Attempt> Attempts;
+  /// --trust-static: weighted issue cycles of its functions (StaticCost.h).
+  double K0Cost = 0, K1Cost = 0;
+  bool changed() const { return !Passes.empty(); }
+  std::string name() const;
 };
 
 struct ModuleOutcome {
@@ -97,7 +151,10 @@ struct ModuleOutcome {
   std::vector<std::string> AcceptedPasses;
   GateResult Final;                 ///< Of the kept candidate (or K0 alone).
   std::vector<PassStat> Stats;      ///< Of the kept candidate.
+  /// Every unit's attempts, unit after unit.
   std::vector<Attempt> Attempts;
+  /// The decision per kernel, in file order.
+  std::vector<UnitOutcome> Units;
   uint64_t K0Instructions = 0, K1Instructions = 0;
   /// Allocated VGPRs (arch + acc, descriptor granules) of the first
   /// launched kernel.

@@ -14,6 +14,7 @@
 
 #include "asmevo/Lift/LiftedModule.h"
 #include <map>
+#include <set>
 #include <string>
 
 namespace asmevo {
@@ -21,9 +22,11 @@ namespace timing {
 struct TimingConfig;
 }
 
-/// Weighted issue cycles per simple function, by name.
-std::map<std::string, double> staticCost(LiftedModule &LM,
-                                         const timing::TimingConfig &C);
+/// Weighted issue cycles per simple function, by name (only those of
+/// \p Only when given).
+std::map<std::string, double>
+staticCost(LiftedModule &LM, const timing::TimingConfig &C,
+           const std::set<std::string> *Only = nullptr);
 
 } // namespace asmevo
 

@@ -102,6 +102,16 @@ struct PipelineOptions {
   /// When set, every (pass, function) change is recorded as an edit
   /// (ApplyEdits.h).
   EditRecorder *Record = nullptr;
+  /// When set, the passes run only over these functions (by name; a
+  /// kernel with the device functions it reaches, KernelUnits.h), and
+  /// only they are checked and counted: the others keep their content.
+  /// This is how different kernels of one object get different passes.
+  const std::set<std::string> *OnlyFunctions = nullptr;
+  /// When set, receives per pass the names of the functions it changed.
+  std::map<std::string, std::set<std::string>> *ChangedFunctions = nullptr;
+  /// With Stats: also each changed function's share, per pass and function.
+  std::map<std::string, std::map<std::string, PassStat>> *FunctionStats =
+      nullptr;
 };
 
 /// The passes of \p Pipeline: comma-separated names, where "O1" and "O2"
@@ -112,7 +122,8 @@ expandPipeline(llvm::StringRef Pipeline);
 /// The -O1 / -O2 pass lists (Pipelines.cpp says why in this order).
 std::vector<std::string> optimizationPipeline(unsigned Level);
 
-/// Runs the comma-separated \p Pipeline over every simple function.
+/// Runs the comma-separated \p Pipeline over every simple function (or
+/// those of PipelineOptions::OnlyFunctions).
 llvm::Error runPipeline(LiftedModule &LM, llvm::StringRef Pipeline,
                         const PipelineOptions &Opts);
 
