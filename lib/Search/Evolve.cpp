@@ -224,7 +224,7 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
     // One lift in the parent: what the lifter and the passes set up on
     // first use is then inherited by every worker instead of redone in
     // each.
-    if (auto W = buildCandidate(K0, {}, O.Lift); !W)
+    if (auto W = buildCandidate(K0, ArrayRef<std::string>(), O.Lift); !W)
       consumeError(W.takeError());
   }
   std::map<int64_t, std::string> InFlight; // Id -> its passes.
