@@ -279,6 +279,17 @@ struct State {
     }
     return Changed;
   }
+  /// What sameFlow() leaves out: together they compare everything a
+  /// successor's entry can be built from.
+  bool sameBookkeeping(const State &O) const {
+    if (Valid != O.Valid || RelNeed != O.RelNeed || E.size() != O.E.size())
+      return false;
+    for (size_t I = 0; I < E.size(); ++I)
+      if (!std::equal(E[I].Forcer, E[I].Forcer + NumCnt, O.E[I].Forcer) ||
+          !std::equal(E[I].Newer, E[I].Newer + NumCnt, O.E[I].Newer))
+        return false;
+    return true;
+  }
   bool sameFlow(const State &O) const {
     for (unsigned C = 0; C < NumCnt; ++C)
       if (LB[C] != O.LB[C] || UB[C] != O.UB[C] || Kinds[C] != O.Kinds[C])
@@ -317,20 +328,34 @@ public:
     Demand.assign(R.Waits.size() * NumCnt, 0xff);
     Exit.assign(NB, State());
     computeOrder();
-    // Fixpoint of block exit states, then one recording pass.
+    // Fixpoint of block exit states, then one recording pass. A block
+    // whose predecessors' exits are exactly as when it last ran would give
+    // exactly the exit it has (a non-recording run depends on nothing but
+    // its entry), so the sweep skips it: the same states, sweeps and
+    // results as re-running every block, at the cost of the blocks that
+    // can still change.
+    std::vector<std::vector<unsigned>> Users(NB);
+    for (unsigned B = 0; B < NB; ++B)
+      for (unsigned P : Seq.Preds[B])
+        Users[P].push_back(B);
+    std::vector<uint8_t> Stale(NB, 1);
     bool Changed = true;
     for (unsigned Iter = 0; Changed && Iter < 64; ++Iter) {
       Changed = false;
       ++R.Iterations;
       for (unsigned B : Order) {
+        if (!Stale[B])
+          continue;
+        Stale[B] = 0;
         State S = entryState(B);
         runBlock(B, S, /*Record=*/false);
-        if (!Exit[B].Valid || !S.sameFlow(Exit[B])) {
+        bool Same = Exit[B].Valid && S.sameFlow(Exit[B]);
+        if (!Same)
           Changed = true;
-          Exit[B] = std::move(S);
-        } else {
-          Exit[B] = std::move(S);
-        }
+        if (!Same || !S.sameBookkeeping(Exit[B]))
+          for (unsigned U : Users[B])
+            Stale[U] = 1;
+        Exit[B] = std::move(S);
       }
     }
     R.PendingVM.assign(Seq.Instrs.size(), 0);
