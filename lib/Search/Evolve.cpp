@@ -426,8 +426,11 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
         }
         C.Accepted = C.Accepted && robustlyFaster(C, Best ? &R.All[*Best]
                                                           : nullptr);
-        if (C.StaticCheck == "ok" && !C.Speedups.empty() && !C.Accepted &&
-            C.Receipt.find("robustly faster:") != std::string::npos)
+        // Before any acceptance there is no best to name (K0 is the bar).
+        if (Best && C.StaticCheck == "ok" && !C.Speedups.empty() &&
+            !C.Accepted &&
+            C.Receipt.find("equivalent, robustly faster:") !=
+                std::string::npos)
           C.Receipt += formatv(" but not robustly faster than #{0}",
                                R.All[*Best].Id)
                            .str();
