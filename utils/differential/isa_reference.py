@@ -106,6 +106,7 @@ OPS = [
     ("v_bfrev_b32", 1, lambda a, b, c: bfrev(a)),
     ("v_ffbh_u32", 1, lambda a, b, c: ffbh_u32(a)),
     ("v_ffbl_b32", 1, lambda a, b, c: ffbl_b32(a)),
+    ("v_ffbh_i32", 1, lambda a, b, c: ffbh_i32(a)),
     ("v_mov_b32", 1, lambda a, b, c: a),
     # VOP3-only encodings.
     ("v_bcnt_u32_b32", 2, lambda a, b, c: (bin(a).count("1") + b) & M32),
