@@ -78,6 +78,33 @@ def med3(a, b, c):
     return sorted([a, b, c])[1]
 
 
+def f32bits(x):
+    """Round a Python float (a double) to f32, nearest even."""
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def cvt_to_int(a, lo, hi):
+    """V_CVT_I32_F32 / V_CVT_U32_F32: truncate toward zero, saturate at
+    the range's ends; NaN gives 0."""
+    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    if x != x:
+        return 0
+    if x >= hi:
+        return hi & M32
+    if x <= lo:
+        return lo & M32
+    return int(x) & M32
+
+
+def cvt_f32_f16(a):
+    """Exact; a NaN keeps its sign and payload (shifted to the top of the
+    f32 mantissa) and is quieted."""
+    h = a & 0xFFFF
+    if (h >> 10) & 0x1F == 0x1F and h & 0x3FF:
+        return ((h >> 15) << 31) | 0x7FC00000 | ((h & 0x3FF) << 13)
+    return f32bits(struct.unpack("<e", struct.pack("<H", h))[0])
+
+
 # name, number of sources, model(a, b, c) -> 32-bit result.
 # Sources are in assembly order (src0, src1, src2); the "rev" forms take
 # the shift amount or the subtrahend from src0, as documented.
@@ -108,6 +135,16 @@ OPS = [
     ("v_ffbl_b32", 1, lambda a, b, c: ffbl_b32(a)),
     ("v_ffbh_i32", 1, lambda a, b, c: ffbh_i32(a)),
     ("v_mov_b32", 1, lambda a, b, c: a),
+    ("v_cvt_f32_i32", 1, lambda a, b, c: f32bits(float(s32(a)))),
+    ("v_cvt_f32_u32", 1, lambda a, b, c: f32bits(float(a))),
+    ("v_cvt_i32_f32", 1, lambda a, b, c: cvt_to_int(a, -2**31, 2**31 - 1)),
+    ("v_cvt_u32_f32", 1, lambda a, b, c: cvt_to_int(a, 0, 2**32 - 1)),
+    ("v_cvt_f32_ubyte0", 1, lambda a, b, c: f32bits(float(a & 255))),
+    ("v_cvt_f32_ubyte1", 1, lambda a, b, c: f32bits(float((a >> 8) & 255))),
+    ("v_cvt_f32_ubyte2", 1,
+     lambda a, b, c: f32bits(float((a >> 16) & 255))),
+    ("v_cvt_f32_ubyte3", 1, lambda a, b, c: f32bits(float(a >> 24))),
+    ("v_cvt_f32_f16", 1, lambda a, b, c: cvt_f32_f16(a)),
     # VOP3-only encodings.
     ("v_bcnt_u32_b32", 2, lambda a, b, c: (bin(a).count("1") + b) & M32),
     ("v_bfm_b32", 2,
