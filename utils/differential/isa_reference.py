@@ -19,6 +19,7 @@ Usage: isa_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                         --work DIR [--write-tested FILE]
 """
 import argparse
+import math
 import os
 import random
 import re
@@ -96,6 +97,26 @@ def cvt_to_int(a, lo, hi):
     return int(x) & M32
 
 
+def cvt_round(a, bias):
+    """V_CVT_FLR_I32_F32 (bias 0) / V_CVT_RPI_I32_F32 (bias 0.5):
+    floor(S0 + bias), saturated like V_CVT_I32_F32; exact in a double."""
+    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    if x != x:
+        return 0
+    if x in (float("inf"), float("-inf")):
+        return 0x7FFFFFFF if x > 0 else 0x80000000
+    return min(max(math.floor(x + bias), -2**31), 2**31 - 1) & M32
+
+
+def frexp_exp(a):
+    """The exponent of S0 as m * 2^e with 0.5 <= |m| < 1; 0 for zero,
+    infinities and NaN."""
+    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    if x != x or x in (float("inf"), float("-inf")):
+        return 0
+    return math.frexp(x)[1] & M32
+
+
 def cvt_f32_f16(a):
     """Exact; a NaN keeps its sign and payload (shifted to the top of the
     f32 mantissa) and is quieted."""
@@ -145,6 +166,9 @@ OPS = [
      lambda a, b, c: f32bits(float((a >> 16) & 255))),
     ("v_cvt_f32_ubyte3", 1, lambda a, b, c: f32bits(float(a >> 24))),
     ("v_cvt_f32_f16", 1, lambda a, b, c: cvt_f32_f16(a)),
+    ("v_cvt_flr_i32_f32", 1, lambda a, b, c: cvt_round(a, 0.0)),
+    ("v_cvt_rpi_i32_f32", 1, lambda a, b, c: cvt_round(a, 0.5)),
+    ("v_frexp_exp_i32_f32", 1, lambda a, b, c: frexp_exp(a)),
     # VOP3-only encodings.
     ("v_bcnt_u32_b32", 2, lambda a, b, c: (bin(a).count("1") + b) & M32),
     ("v_bfm_b32", 2,
