@@ -31,18 +31,21 @@ inline uint32_t sopkDst(Wave &W, const DInst &I) {
   return W.scalar32(I.Def[0]);
 }
 
+/// The count includes the sign bit: the position, from the MSB, of the
+/// first bit that differs from it (ISA: FFBH_I32(0x40000000) = 1; LLVM's
+/// sint_to_fp lowering subtracts 1 from it to get the redundant sign bits).
 int32_t ffbhSigned32(int32_t V) {
   if (V == 0 || V == -1)
     return -1;
   uint32_t U = V < 0 ? ~uint32_t(V) : uint32_t(V);
-  return __builtin_clz(U) - 1;
+  return __builtin_clz(U);
 }
 
 int32_t ffbhSigned64(int64_t V) {
   if (V == 0 || V == -1)
     return -1;
   uint64_t U = V < 0 ? ~uint64_t(V) : uint64_t(V);
-  return __builtin_clzll(U) - 1;
+  return __builtin_clzll(U);
 }
 
 /// hwreg(ID, OFFSET, SIZE) fields of S_GETREG/S_SETREG (ISA 12.3, SOPK).

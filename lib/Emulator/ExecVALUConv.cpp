@@ -304,6 +304,11 @@ struct CmpClassF32 {
 struct CmpClassF16 {
   static constexpr Ty T0 = Ty::F16, T1 = Ty::B32;
   static bool f(uint32_t x, uint32_t y) {
+    // Classified from the f16 bits: widened to f32, an f16 denormal would
+    // become an f32 normal and match the "normal" bit instead.
+    uint32_t Exp = (x >> 10) & 0x1F, Man = x & 0x3FF;
+    if (Exp == 0 && Man != 0)
+      return (y >> (((x >> 15) & 1) ? 4 : 7)) & 1;
     return classMatch(H(x), y, (x >> 9) & 1);
   }
 };

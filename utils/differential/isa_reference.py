@@ -19,6 +19,7 @@ Usage: isa_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                         --work DIR [--write-tested FILE]
 """
 import argparse
+import math
 import os
 import random
 import re
@@ -78,6 +79,53 @@ def med3(a, b, c):
     return sorted([a, b, c])[1]
 
 
+def f32bits(x):
+    """Round a Python float (a double) to f32, nearest even."""
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def cvt_to_int(a, lo, hi):
+    """V_CVT_I32_F32 / V_CVT_U32_F32: truncate toward zero, saturate at
+    the range's ends; NaN gives 0."""
+    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    if x != x:
+        return 0
+    if x >= hi:
+        return hi & M32
+    if x <= lo:
+        return lo & M32
+    return int(x) & M32
+
+
+def cvt_round(a, bias):
+    """V_CVT_FLR_I32_F32 (bias 0) / V_CVT_RPI_I32_F32 (bias 0.5):
+    floor(S0 + bias), saturated like V_CVT_I32_F32; exact in a double."""
+    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    if x != x:
+        return 0
+    if x in (float("inf"), float("-inf")):
+        return 0x7FFFFFFF if x > 0 else 0x80000000
+    return min(max(math.floor(x + bias), -2**31), 2**31 - 1) & M32
+
+
+def frexp_exp(a):
+    """The exponent of S0 as m * 2^e with 0.5 <= |m| < 1; 0 for zero,
+    infinities and NaN."""
+    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    if x != x or x in (float("inf"), float("-inf")):
+        return 0
+    return math.frexp(x)[1] & M32
+
+
+def cvt_f32_f16(a):
+    """Exact; a NaN keeps its sign and payload (shifted to the top of the
+    f32 mantissa) and is quieted."""
+    h = a & 0xFFFF
+    if (h >> 10) & 0x1F == 0x1F and h & 0x3FF:
+        return ((h >> 15) << 31) | 0x7FC00000 | ((h & 0x3FF) << 13)
+    return f32bits(struct.unpack("<e", struct.pack("<H", h))[0])
+
+
 # name, number of sources, model(a, b, c) -> 32-bit result.
 # Sources are in assembly order (src0, src1, src2); the "rev" forms take
 # the shift amount or the subtrahend from src0, as documented.
@@ -106,7 +154,21 @@ OPS = [
     ("v_bfrev_b32", 1, lambda a, b, c: bfrev(a)),
     ("v_ffbh_u32", 1, lambda a, b, c: ffbh_u32(a)),
     ("v_ffbl_b32", 1, lambda a, b, c: ffbl_b32(a)),
+    ("v_ffbh_i32", 1, lambda a, b, c: ffbh_i32(a)),
     ("v_mov_b32", 1, lambda a, b, c: a),
+    ("v_cvt_f32_i32", 1, lambda a, b, c: f32bits(float(s32(a)))),
+    ("v_cvt_f32_u32", 1, lambda a, b, c: f32bits(float(a))),
+    ("v_cvt_i32_f32", 1, lambda a, b, c: cvt_to_int(a, -2**31, 2**31 - 1)),
+    ("v_cvt_u32_f32", 1, lambda a, b, c: cvt_to_int(a, 0, 2**32 - 1)),
+    ("v_cvt_f32_ubyte0", 1, lambda a, b, c: f32bits(float(a & 255))),
+    ("v_cvt_f32_ubyte1", 1, lambda a, b, c: f32bits(float((a >> 8) & 255))),
+    ("v_cvt_f32_ubyte2", 1,
+     lambda a, b, c: f32bits(float((a >> 16) & 255))),
+    ("v_cvt_f32_ubyte3", 1, lambda a, b, c: f32bits(float(a >> 24))),
+    ("v_cvt_f32_f16", 1, lambda a, b, c: cvt_f32_f16(a)),
+    ("v_cvt_flr_i32_f32", 1, lambda a, b, c: cvt_round(a, 0.0)),
+    ("v_cvt_rpi_i32_f32", 1, lambda a, b, c: cvt_round(a, 0.5)),
+    ("v_frexp_exp_i32_f32", 1, lambda a, b, c: frexp_exp(a)),
     # VOP3-only encodings.
     ("v_bcnt_u32_b32", 2, lambda a, b, c: (bin(a).count("1") + b) & M32),
     ("v_bfm_b32", 2,
@@ -137,7 +199,13 @@ VOP3_ONLY = {n for n, k, _ in OPS if k == 3} | {"v_bcnt_u32_b32",
 
 EDGES = [0, 1, 2, 31, 32, 33, 63, 64, 0x7FFFFFFF, 0x80000000, 0x80000001,
          M32, 0xFFFFFFFE, 0x00FFFFFF, 0x01000000, 0x00800000, 0xFF800000,
-         0x7F800000, 0xFF7FFFFF, 0x00000100, 0xDEADBEEF, 0x12345678]
+         0x7F800000, 0xFF7FFFFF, 0x00000100, 0xDEADBEEF, 0x12345678,
+         # f32 1.0, -1.0, quiet NaN; f16 in the low half: 1.0, -inf, NaN,
+         # a denormal, -0.
+         0x3F800000, 0xBF800000, 0x7FC00000, 0x00003C00, 0x0000FC00,
+         0x00007E00, 0x00000001, 0x00008000, 0x00003C01,
+         # f64 high words: +-inf, 1.0, a quiet NaN.
+         0x7FF00000, 0xFFF00000, 0x3FF00000, 0x7FF80000]
 
 
 def inputs(seed):
@@ -161,17 +229,138 @@ def inputs(seed):
     return lanes[:N]
 
 
+def f32val(v):
+    return struct.unpack("<f", struct.pack("<I", v & M32))[0]
+
+
+def f16val(v):
+    return struct.unpack("<e", struct.pack("<H", v & 0xFFFF))[0]
+
+
+def _nan(x):
+    return x != x
+
+
+# The VOPC predicates, as the ISA guide defines them: integer compares
+# read the low 16 or all 32 bits of each source; float compares are IEEE
+# (-0 == +0, NaN unordered). The "N" forms are the negations, so they are
+# true on unordered inputs.
+FCMP = {
+    "f": lambda a, b: False, "lt": lambda a, b: a < b,
+    "eq": lambda a, b: a == b, "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "lg": lambda a, b: a < b or a > b, "ge": lambda a, b: a >= b,
+    "o": lambda a, b: not _nan(a) and not _nan(b),
+    "u": lambda a, b: _nan(a) or _nan(b),
+    "nge": lambda a, b: not a >= b,
+    "nlg": lambda a, b: not (a < b or a > b),
+    "ngt": lambda a, b: not a > b, "nle": lambda a, b: not a <= b,
+    "neq": lambda a, b: not a == b, "nlt": lambda a, b: not a < b,
+    "tru": lambda a, b: True,
+}
+ICMP = {
+    "f": lambda a, b: False, "lt": lambda a, b: a < b,
+    "eq": lambda a, b: a == b, "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b, "ne": lambda a, b: a != b,
+    "ge": lambda a, b: a >= b, "t": lambda a, b: True,
+}
+def f64val(v):
+    return struct.unpack("<d", struct.pack("<Q", v))[0]
+
+
+CONV = {
+    "f64": f64val, "i64": lambda v: sext(v, 64),
+    "u64": lambda v: v & ((1 << 64) - 1),
+    "f32": f32val, "f16": f16val,
+    "i32": s32, "u32": lambda v: v & M32,
+    "i16": lambda v: sext(v, 16), "u16": lambda v: v & 0xFFFF,
+}
+
+
+def wide(a, b, c):
+    """The 64-bit sources of a lane: (a:b, c:a), high word first."""
+    return (a << 32) | b, (c << 32) | a
+
+
+def _cmp_model(pred, conv, is64):
+    if is64:
+        return lambda a, b, c: int(bool(pred(*map(conv, wide(a, b, c)))))
+    return lambda a, b, c: int(bool(pred(conv(a), conv(b))))
+
+
+def cmp_ops():
+    out = []
+    for ty, conv in CONV.items():
+        preds = FCMP if ty[0] == "f" else ICMP
+        for p, fn in preds.items():
+            out.append(("v_cmp_%s_%s" % (p, ty),
+                        _cmp_model(fn, conv, ty.endswith("64"))))
+    return out
+
+
+def fclass(v, ebits, mbits):
+    """The class bit of v_cmp_class: 0 signalling NaN, 1 quiet NaN, 2 -inf,
+    3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+    Denormals are classified as such whatever the denormal mode."""
+    m = v & ((1 << mbits) - 1)
+    e = (v >> mbits) & ((1 << ebits) - 1)
+    neg = (v >> (mbits + ebits)) & 1
+    if e == (1 << ebits) - 1:
+        if m:
+            return 1 if m >> (mbits - 1) else 0
+        return 2 if neg else 9
+    if e == 0:
+        k = 4 if m else 5
+    else:
+        k = 3
+    return k if neg else 11 - k
+
+
+CLASS = [("v_cmp_class_f32", lambda a, b, c: (c >> fclass(a, 8, 23)) & 1),
+         ("v_cmp_class_f16",
+          lambda a, b, c: (c >> fclass(a & 0xFFFF, 5, 10)) & 1),
+         ("v_cmp_class_f64",
+          lambda a, b, c: (c >> fclass((a << 32) | b, 11, 52)) & 1)]
+CMPS = cmp_ops() + CLASS
+# e32 writes VCC, e64 an SGPR pair; either mask becomes 0/1 per lane.
+CMP_E32 = ("%s_e32 vcc, $1, $2\\0As_nop 4\\0Av_cndmask_b32_e64 $0, 0, 1, vcc",
+           ",~{vcc}")
+CMP_E64 = ("%s_e64 s[10:11], $1, $2\\0As_nop 4\\0Av_cndmask_b32_e64 $0, 0, 1, "
+           "s[10:11]", ",~{s10},~{s11}")
+
+
+# cmpx also writes EXEC: saved before, read back as the mask, restored.
+CMPX_E32 = ("s_mov_b64 s[12:13], exec\\0As_nop 7\\0A%s_e32 vcc, $1, $2\\0As_nop 4\\0A"
+            "s_mov_b64 s[10:11], exec\\0As_mov_b64 exec, s[12:13]\\0A"
+            "v_cndmask_b32_e64 $0, 0, 1, s[10:11]",
+            ",~{vcc},~{s10},~{s11},~{s12},~{s13}")
+CMPX_E64 = ("s_mov_b64 s[12:13], exec\\0As_nop 7\\0A%s_e64 s[14:15], $1, $2\\0As_nop 4\\0A"
+            "s_mov_b64 s[10:11], exec\\0As_mov_b64 exec, s[12:13]\\0A"
+            "v_cndmask_b32_e64 $0, 0, 1, s[10:11]",
+            ",~{s10},~{s11},~{s12},~{s13},~{s14},~{s15}")
+
+
 def forms():
     """(asm mnemonic, model name) for each instruction in the kernel: the
     e32 form where it exists, and the e64 (VOP3) form of every op."""
     out = []
+    for name, _ in CMPS:
+        for tmpl, clob in (CMP_E32, CMP_E64):
+            out.append((tmpl % name, name, 2, clob))
+        x = name.replace("v_cmp_", "v_cmpx_")
+        for tmpl, clob in (CMPX_E32, CMPX_E64):
+            out.append((tmpl % x, x, 2, clob))
     for name, nsrc, _ in OPS:
         if name not in VOP3_ONLY:
-            out.append((name + "_e32" if nsrc < 3 else name, name, nsrc))
-        if name != "v_mov_b32" or True:
-            out.append((name + "_e64" if name not in VOP3_ONLY else name,
-                        name, nsrc))
+            asm = name + "_e32" if nsrc < 3 else name
+            out.append((asm + " " + ops_text(nsrc), name, nsrc, ""))
+        asm = name + "_e64" if name not in VOP3_ONLY else name
+        out.append((asm + " " + ops_text(nsrc), name, nsrc, ""))
     return out
+
+
+def ops_text(nsrc):
+    return ", ".join("$%d" % j for j in range(nsrc + 1))
 
 
 def kernel_ir(fs):
@@ -190,12 +379,24 @@ def kernel_ir(fs):
                      "i32 %%i" % (o, o))
         lines.append("  %%%s = load volatile i32, ptr addrspace(1) %%g%s"
                      % (o, o))
-    for k, (asm, _, nsrc) in enumerate(fs):
-        ops = ", ".join("$%d" % j for j in range(nsrc + 1))
-        cons = ",".join(["=v"] + ["v"] * nsrc)
-        args = ", ".join("i32 %%%s" % "abc"[j] for j in range(nsrc))
-        lines.append('  %%r%d = call i32 asm sideeffect "s_nop 7\\0A%s %s", "%s"(%s)'
-                     % (k, asm, ops, cons, args))
+    lines += ["  %ha = zext i32 %a to i64", "  %hb = zext i32 %b to i64",
+              "  %hc = zext i32 %c to i64", "  %ha2 = shl i64 %ha, 32",
+              "  %hc2 = shl i64 %hc, 32", "  %x64 = or i64 %ha2, %hb",
+              "  %y64 = or i64 %hc2, %ha"]
+    for k, (asm, name, nsrc, clob) in enumerate(fs):
+        cons = ",".join(["=v"] + ["v"] * nsrc) + clob
+        if name.endswith("class_f64"):
+            args = "i64 %x64, i32 %c"
+        elif "class" in name:
+            args = "i32 %a, i32 %c"
+        elif name.endswith("64"):
+            args = "i64 %x64, i64 %y64"
+        else:
+            args = ", ".join("i32 %%%s" % "abc"[j] for j in range(nsrc))
+        if "s_nop 7" not in asm:
+            asm = "s_nop 7\\0A" + asm
+        lines.append('  %%r%d = call i32 asm sideeffect "%s", "%s"(%s)'
+                     % (k, asm, cons, args))
         lines.append("  %%s%d = add i32 %%i, %d" % (k, k * N))
         lines.append("  %%q%d = getelementptr i32, ptr addrspace(1) %%out, "
                      "i32 %%s%d" % (k, k))
@@ -263,6 +464,8 @@ def main():
     # Which MC opcode each inline-asm instruction became: the kernel's
     # modelled instructions, in program order, one per form.
     models = {n: m for n, _, m in OPS}
+    models.update(CMPS)
+    models.update((n.replace("v_cmp_", "v_cmpx_"), m) for n, m in CMPS)
     # Each one follows the s_nop 7 its inline assembly puts before it.
     mcs = mc_opcodes(args, co)
     seq = [mc_base(m) for p, m in zip(mcs, mcs[1:])
@@ -272,7 +475,7 @@ def main():
         raise RuntimeError("%d modelled instructions in the kernel, %d "
                            "emitted" % (len(seq), len(fs)))
     tested, failed = set(), set()
-    for k, ((asm, name, _), (base, mc)) in enumerate(zip(fs, seq)):
+    for k, ((asm, name, _, _), (base, mc)) in enumerate(zip(fs, seq)):
         if base != name:
             raise RuntimeError("instruction %d is %s, expected %s"
                                % (k, mc, name))
