@@ -334,10 +334,6 @@ public:
     // its entry), so the sweep skips it: the same states, sweeps and
     // results as re-running every block, at the cost of the blocks that
     // can still change.
-    std::vector<std::vector<unsigned>> Users(NB);
-    for (unsigned B = 0; B < NB; ++B)
-      for (unsigned P : Seq.Preds[B])
-        Users[P].push_back(B);
     std::vector<uint8_t> Stale(NB, 1);
     bool Changed = true;
     for (unsigned Iter = 0; Changed && Iter < 64; ++Iter) {
@@ -353,8 +349,8 @@ public:
         if (!Same)
           Changed = true;
         if (!Same || !S.sameBookkeeping(Exit[B]))
-          for (unsigned U : Users[B])
-            Stale[U] = 1;
+          for (unsigned Succ : Seq.Succs[B])
+            Stale[Succ] = 1;
         Exit[B] = std::move(S);
       }
     }

@@ -6,6 +6,7 @@
 // results as documented there.
 //
 //===----------------------------------------------------------------------===//
+#include "BitOps.h"
 #include "Machine.h"
 #include "Semantics.h"
 
@@ -29,23 +30,6 @@ inline int32_t simm16(const DInst &I) { return int16_t(uint16_t(I.Imm[0])); }
 /// The SOPK destination doubles as the first source (S_ADDK_I32 ...).
 inline uint32_t sopkDst(Wave &W, const DInst &I) {
   return W.scalar32(I.Def[0]);
-}
-
-/// The count includes the sign bit: the position, from the MSB, of the
-/// first bit that differs from it (ISA: FFBH_I32(0x40000000) = 1; LLVM's
-/// sint_to_fp lowering subtracts 1 from it to get the redundant sign bits).
-int32_t ffbhSigned32(int32_t V) {
-  if (V == 0 || V == -1)
-    return -1;
-  uint32_t U = V < 0 ? ~uint32_t(V) : uint32_t(V);
-  return __builtin_clz(U);
-}
-
-int32_t ffbhSigned64(int64_t V) {
-  if (V == 0 || V == -1)
-    return -1;
-  uint64_t U = V < 0 ? ~uint64_t(V) : uint64_t(V);
-  return __builtin_clzll(U);
 }
 
 /// hwreg(ID, OFFSET, SIZE) fields of S_GETREG/S_SETREG (ISA 12.3, SOPK).

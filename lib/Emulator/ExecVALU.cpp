@@ -6,6 +6,7 @@
 // readlane/writelane/mbcnt in 12.10 (VOP3A).
 //
 //===----------------------------------------------------------------------===//
+#include "BitOps.h"
 #include "VALUOps.h"
 #include <cmath>
 
@@ -202,16 +203,7 @@ inline uint32_t msadU8(uint32_t A, uint32_t B) {
       S += absDiffByte(A, B, K);
   return S;
 }
-/// The count includes the sign bit: the position, from the MSB, of the
-/// first bit that differs from it (ISA: FFBH_I32(0x40000000) = 1; LLVM's
-/// sint_to_fp lowering subtracts 1 from it to get the redundant sign bits).
-inline uint32_t ffbh_i32(uint32_t X) {
-  int32_t V = int32_t(X);
-  if (V == 0 || V == -1)
-    return ~0u;
-  uint32_t U = V < 0 ? ~X : X;
-  return __builtin_clz(U);
-}
+inline uint32_t ffbh_i32(uint32_t X) { return ffbhSigned32(int32_t(X)); }
 inline uint32_t brev32(uint32_t X) {
   X = ((X >> 1) & 0x55555555u) | ((X & 0x55555555u) << 1);
   X = ((X >> 2) & 0x33333333u) | ((X & 0x33333333u) << 2);
