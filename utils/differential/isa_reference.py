@@ -87,7 +87,7 @@ def f32bits(x):
 def cvt_to_int(a, lo, hi):
     """V_CVT_I32_F32 / V_CVT_U32_F32: truncate toward zero, saturate at
     the range's ends; NaN gives 0."""
-    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    x = f32val(a)
     if x != x:
         return 0
     if x >= hi:
@@ -100,7 +100,7 @@ def cvt_to_int(a, lo, hi):
 def cvt_round(a, bias):
     """V_CVT_FLR_I32_F32 (bias 0) / V_CVT_RPI_I32_F32 (bias 0.5):
     floor(S0 + bias), saturated like V_CVT_I32_F32; exact in a double."""
-    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    x = f32val(a)
     if x != x:
         return 0
     if x in (float("inf"), float("-inf")):
@@ -111,7 +111,7 @@ def cvt_round(a, bias):
 def frexp_exp(a):
     """The exponent of S0 as m * 2^e with 0.5 <= |m| < 1; 0 for zero,
     infinities and NaN."""
-    x = struct.unpack("<f", struct.pack("<I", a))[0]
+    x = f32val(a)
     if x != x or x in (float("inf"), float("-inf")):
         return 0
     return math.frexp(x)[1] & M32
@@ -264,6 +264,8 @@ ICMP = {
     "gt": lambda a, b: a > b, "ne": lambda a, b: a != b,
     "ge": lambda a, b: a >= b, "t": lambda a, b: True,
 }
+
+
 def f64val(v):
     return struct.unpack("<d", struct.pack("<Q", v))[0]
 
