@@ -326,6 +326,11 @@ Error LiftedModule::liftAll(const LiftOptions &Opts) {
     Functions.push_back(std::move(LF));
   }
   for (LiftedFunction &LF : Functions) {
+    if (!Opts.Functions) {
+      LF.Simple = false;
+      LF.Reason = "not lifted (the code object is only read)";
+      continue;
+    }
     if (!Wanted.empty() && LF.Range.IsKernel && !Wanted.count(LF.Range.Name)) {
       LF.Simple = false;
       LF.Reason = "not selected by --kernels";
@@ -414,11 +419,12 @@ LiftedModule::lift(std::unique_ptr<CodeObject> CO, const LiftOptions &Opts) {
 Error LiftedModule::verify(StringRef Banner) { return verify(Banner, {}); }
 
 Error LiftedModule::verify(StringRef Banner,
-                           ArrayRef<const std::vector<uint64_t> *> Keys) {
+                           ArrayRef<const std::vector<uint64_t> *> Keys,
+                           const std::vector<bool> *InScope) {
   finalize();
   for (size_t I = 0; I < Functions.size(); ++I) {
     const LiftedFunction &LF = Functions[I];
-    if (!LF.MF)
+    if (!LF.MF || (InScope && !(*InScope)[I]))
       continue;
     auto Key = VerifierMemo::keyOf(*LF.MF, I < Keys.size() ? Keys[I] : nullptr);
     if (Key && VerifierMemo::accepted(*Key))

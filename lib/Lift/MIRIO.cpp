@@ -8,6 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Lift/LiftedModule.h"
+#include "FunctionLifter.h"
+#include "asmevo/Support/PhaseTimer.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MIRParser/MIRParser.h"
 #include "llvm/CodeGen/MIRPrinter.h"
@@ -122,6 +125,68 @@ struct DiagCollector {
 };
 } // namespace
 
+/// Parser's machine functions into \p M, or why not in one line. LLVM's
+/// MIR parser aborts on verifier errors; recover so a malformed file is an
+/// error, not a crash.
+static std::optional<std::string>
+parseMachineFunctionsSafely(MIRParser &Parser, Module &M,
+                            MachineModuleInfo &MMI) {
+  bool Ok = false;
+  // The verifier the parser runs prints to stderr and then aborts; keep
+  // its report out of the user's terminal and turn it into one line.
+  std::string Report;
+  bool Ran;
+  {
+    StderrCapture Capture;
+    CrashRecoveryContext CRC;
+    CrashRecoveryContext::Enable();
+    Ran = CRC.RunSafely([&] { Ok = !Parser.parseMachineFunctions(M, MMI); });
+    Report = Capture.take();
+  }
+  if (!Ran) {
+    StringRef R = Report;
+    std::string Why = "machine functions are malformed";
+    size_t B = R.find("*** Bad machine code: ");
+    if (B != StringRef::npos) {
+      StringRef Rest = R.drop_front(B + 22);
+      Why = ("MachineVerifier: " +
+             Rest.take_until([](char C) { return C == '*' || C == '\n'; })
+                 .trim())
+                .str();
+      size_t F = Rest.find("- function:");
+      if (F != StringRef::npos)
+        Why += " in function '" +
+               Rest.drop_front(F + 11).split('\n').first.trim().str() + "'";
+      size_t I = Rest.find("- instruction: ");
+      if (I != StringRef::npos)
+        Why += ": " + Rest.drop_front(I + 15)
+                          .split('\n')
+                          .first.split(", pre-instr-symbol")
+                          .first.trim()
+                          .str();
+    }
+    return Why;
+  }
+  if (!Ok)
+    return std::string("cannot parse the machine functions");
+  return std::nullopt;
+}
+
+/// The block a kernel with preloaded arguments enters past its prologue.
+static MachineBasicBlock *preloadEntry(const LiftedFunction &LF,
+                                       const CodeObject &CO) {
+  if (!LF.MF || !LF.Range.IsKernel)
+    return nullptr;
+  const KernelInfo &KI = CO.kernels()[LF.Range.KernelIndex];
+  if (!KI.hasPreload())
+    return nullptr;
+  for (MachineBasicBlock &MBB : *LF.MF)
+    if (!MBB.empty() &&
+        LiftedModule::originalAddress(MBB.front()) == KI.preloadEntryAddr())
+      return &MBB;
+  return nullptr;
+}
+
 static Expected<uint64_t> mdInt(const MDNode *N, unsigned I) {
   if (I >= N->getNumOperands())
     return createStringError("missing operand");
@@ -178,49 +243,10 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
     return std::move(E);
   LM->MMI = std::make_unique<MachineModuleInfo>(&LM->TC->targetMachine());
 
-  // LLVM's MIR parser aborts on verifier errors; recover so a malformed
-  // file is an error, not a crash.
-  bool Ok = false;
-  {
-    // The verifier the parser runs prints to stderr and then aborts; keep
-    // its report out of the user's terminal and turn it into one line.
-    std::string Report;
-    bool Ran;
-    {
-      StderrCapture Capture;
-      CrashRecoveryContext CRC;
-      CrashRecoveryContext::Enable();
-      Ran = CRC.RunSafely(
-          [&] { Ok = !Parser->parseMachineFunctions(*LM->M, *LM->MMI); });
-      Report = Capture.take();
-    }
-    if (!Ran) {
-      StringRef R = Report;
-      std::string Why = "machine functions are malformed";
-      size_t B = R.find("*** Bad machine code: ");
-      if (B != StringRef::npos) {
-        StringRef Rest = R.drop_front(B + 22);
-        Why = ("MachineVerifier: " +
-               Rest.take_until([](char C) { return C == '*' || C == '\n'; })
-                   .trim())
-                  .str();
-        size_t F = Rest.find("- function:");
-        if (F != StringRef::npos)
-          Why += " in function '" +
-                 Rest.drop_front(F + 11).split('\n').first.trim().str() + "'";
-        size_t I = Rest.find("- instruction: ");
-        if (I != StringRef::npos)
-          Why += ": " + Rest.drop_front(I + 15)
-                            .split('\n')
-                            .first.split(", pre-instr-symbol")
-                            .first.trim()
-                            .str();
-      }
-      return Fail(Why);
-    }
-  }
-  if (!Ok)
-    return Fail("cannot parse the machine functions");
+  if (std::optional<std::string> Why =
+          parseMachineFunctionsSafely(*Parser, *LM->M, *LM->MMI))
+    return Fail(*Why);
+
 
   // Side data.
   NamedMDNode *Funcs = LM->M->getNamedMetadata("asmevo.functions");
@@ -256,17 +282,7 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
     if (LF.Simple && !LF.MF)
       return Fail("function '" + LF.Range.Name +
                   "' is marked simple but has no machine function");
-    if (LF.MF && LF.Range.IsKernel) {
-      const KernelInfo &KI = LM->Original->kernels()[LF.Range.KernelIndex];
-      if (KI.hasPreload())
-        for (MachineBasicBlock &MBB : *LF.MF)
-          for (MachineInstr &MI : MBB) {
-            if (originalAddress(MI) == KI.preloadEntryAddr() &&
-                &MI == &MBB.front())
-              LF.PreloadEntry = &MBB;
-            break;
-          }
-    }
+    LF.PreloadEntry = preloadEntry(LF, *LM->Original);
     LM->Functions.push_back(std::move(LF));
   }
   LM->M->eraseNamedMetadata(Funcs);
@@ -286,4 +302,70 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
   if (NamedMDNode *T = LM->M->getNamedMetadata("asmevo.target"))
     LM->M->eraseNamedMetadata(T);
   return std::move(LM);
+}
+
+Error LiftedModule::printFunctionsMIR(ArrayRef<std::string> Names,
+                                      raw_ostream &OS) {
+  for (const std::string &Name : Names) {
+    LiftedFunction *LF = findFunction(Name);
+    if (!LF || !LF->MF)
+      return createStringError("no machine function '" + Name + "' to print");
+    // Printed MIR needs the live-ins and the address symbols.
+    FunctionLifter(*this, *LF).finalize();
+    llvm::printMIR(OS, *MMI, *LF->MF);
+  }
+  return Error::success();
+}
+
+Error LiftedModule::importFunctionsMIR(StringRef Text,
+                                       ArrayRef<std::string> Names) {
+  if (Names.empty())
+    return Error::success();
+  std::vector<LiftedFunction *> LFs;
+  for (const std::string &Name : Names) {
+    LiftedFunction *LF = findFunction(Name);
+    if (!LF || !LF->IRFunc)
+      return createStringError("cannot import '" + Name +
+                               "': no such function in the module");
+    LFs.push_back(LF);
+  }
+  // The parser refuses to redefine a machine function.
+  for (LiftedFunction *LF : LFs)
+    if (LF->MF) {
+      forgetMachineFunction(*LF->MF);
+      if (LiftPrints.erase(LF->MF))
+        PrintIndexValid = false;
+      MMI->deleteMachineFunctionFor(*LF->IRFunc);
+      LF->MF = nullptr;
+    }
+  DiagCollector Diags;
+  auto *OldHandler = Ctx->getDiagnosticHandlerCallBack();
+  void *OldContext = Ctx->getDiagnosticContext();
+  Ctx->setDiagnosticHandlerCallBack(DiagCollector::handle, &Diags);
+  auto Restore = make_scope_exit(
+      [&] { Ctx->setDiagnosticHandlerCallBack(OldHandler, OldContext); });
+  std::unique_ptr<MIRParser> Parser = createMIRParser(
+      MemoryBuffer::getMemBufferCopy(Text, "imported functions"), *Ctx);
+  if (!Parser)
+    return createStringError("imported functions: not MIR");
+  // With no IR document the parser makes an empty module of its own and
+  // looks the functions up in the one it is given.
+  if (!Parser->parseIRModule())
+    return createStringError("imported functions: unreadable MIR");
+  PhaseScope PP("candidate: import: parse");
+  if (std::optional<std::string> Why =
+          parseMachineFunctionsSafely(*Parser, *M, *MMI))
+    return createStringError("imported functions: " + *Why + ": " +
+                             StringRef(Diags.Text).split('\n').first);
+  for (LiftedFunction *LF : LFs) {
+    LF->MF = MMI->getMachineFunction(*LF->IRFunc);
+    if (!LF->MF)
+      return createStringError("imported functions: '" + LF->Range.Name +
+                               "' was not in the text");
+    LF->Simple = true;
+    LF->Reason.clear();
+    LF->Finalized = true; // The MIR parser verified it.
+    LF->PreloadEntry = preloadEntry(*LF, *Original);
+  }
+  return Error::success();
 }

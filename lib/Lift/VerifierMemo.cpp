@@ -24,8 +24,10 @@ struct Memo {
   static constexpr size_t Budget = size_t(256) << 20;
 };
 Memo &memo() {
-  static Memo M;
-  return M;
+  // Never destroyed, like the analysis cache: freeing it at exit is time
+  // spent for nothing.
+  static Memo *M = new Memo;
+  return *M;
 }
 } // namespace
 

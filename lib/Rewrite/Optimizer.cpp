@@ -2,6 +2,7 @@
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Emulator/LaunchSpec.h"
+#include "asmevo/Rewrite/ForkWorkers.h"
 #include "asmevo/Rewrite/PatchInPlace.h"
 #include "asmevo/Rewrite/StaticCost.h"
 #include "asmevo/Support/PhaseTimer.h"
@@ -15,8 +16,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <atomic>
+#include <sys/mman.h>
 
 using namespace llvm;
 
@@ -206,6 +207,28 @@ struct UnitState {
   /// for attempts made in this process; shared by the units of one build).
   std::vector<std::shared_ptr<Candidate>> Cands;
   size_t Full = 0, Best = 0;
+  /// Its kept pass set's edits are in the shared module (Search::Work).
+  bool InWork = false;
+};
+
+/// A counter the forked workers share (an anonymous shared mapping).
+class SharedCounter {
+public:
+  SharedCounter() {
+    void *P = mmap(nullptr, sizeof(std::atomic<unsigned>),
+                   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (P != MAP_FAILED)
+      Next = new (P) std::atomic<unsigned>(0);
+  }
+  ~SharedCounter() {
+    if (Next)
+      munmap(Next, sizeof(std::atomic<unsigned>));
+  }
+  bool valid() const { return Next != nullptr; }
+  unsigned claim() { return Next->fetch_add(1); }
+
+private:
+  std::atomic<unsigned> *Next = nullptr;
 };
 
 /// One code object's search over pass sets, decided per unit. Each round
@@ -219,9 +242,29 @@ public:
          std::map<std::string, double> K0Cost, std::vector<UnitState> &Units)
       : K0(K0), O(O), Out(Out), K0Cost(std::move(K0Cost)), Units(Units) {}
 
-  Error run();
+  Error run() {
+    if (Error E = search())
+      return E;
+    return finish();
+  }
+  /// run() spread over processes (optimizeCodeObject forks them before
+  /// the lift, so that each lifts its own Work): each claims chunks of the
+  /// units (chunkUnits) through \p Counter, searches them and applies
+  /// their kept sets in its Work (searchClaimed); the workers answer with
+  /// their decisions and the functions they changed, as MIR (answer), and
+  /// the parent imports them for the one rebuild (importAnswers, then
+  /// finish). The decisions are the same as run()'s because a unit's never
+  /// depend on the other units in the module (the passes edit only
+  /// OnlyFunctions, and units are closed under calls).
+  Error searchClaimed(SharedCounter &Counter, unsigned Processes,
+                      std::vector<size_t> &Done, bool PrintKept);
+  std::string answer(const std::vector<size_t> &Done);
+  Error importAnswers(ArrayRef<std::string> Answers);
+  Error finish();
 
 private:
+  /// The rounds of proposals, up to the decision of every unit.
+  Error search();
   struct Proposal {
     size_t Unit;
     std::vector<std::string> Passes;
@@ -263,11 +306,16 @@ private:
   }
   /// Drops the candidates no unit can still keep.
   void prune();
-  Error finish();
   /// runGroup() in the shared module Work: the passes run over the group's
   /// functions there, and every function whose edits are not kept is
   /// lifted again from K0 afterwards.
-  Expected<std::vector<Attempt>> runGroupInPlace(const Group &G, bool First);
+  /// In the first round (\p Keep) an accepted unit's edits stay in Work.
+  Expected<std::vector<Attempt>> runGroupInPlace(const Group &G, bool Keep,
+                                                 bool Print);
+  /// The units whose best attempt is kept (accepted, and changed them).
+  std::vector<size_t> keptUnits() const;
+  /// Each of \p Kept's pass sets run in Work where its edits are not yet.
+  Error applyKeptInPlace(ArrayRef<size_t> Kept);
   /// The kept sets applied in Work (those not already there) and Work
   /// rebuilt: the output candidate.
   Expected<std::shared_ptr<Candidate>> finishInPlace(ArrayRef<size_t> Kept);
@@ -286,6 +334,13 @@ public:
 private:
   /// Per function of Work holding kept edits: each pass's share of them.
   std::map<std::string, std::map<std::string, PassStat>> WorkStats;
+  /// Static cost of the functions of kept units, computed by the process
+  /// that searched them (StaticCost.h; finishInPlace computes the rest).
+  std::map<std::string, double> KeptCost;
+  /// A worker's kept functions as MIR, printed chunk by chunk while the
+  /// others still search, and their names.
+  std::string KeptMIR;
+  std::vector<std::string> KeptNames;
 
   const CodeObject &K0;
   const OptimizeOptions &O;
@@ -318,74 +373,41 @@ static Attempt attemptFromJSON(const json::Object &R) {
 Expected<std::vector<std::vector<Attempt>>>
 Search::runInWorkers(const std::vector<Group> &Gs) {
   unsigned N = std::min<size_t>(std::max(O.Jobs, 1u), Gs.size());
-  struct Worker {
-    pid_t Pid;
-    int FD;
-  };
-  std::vector<Worker> Workers;
-  // Written before forking, so that the children's output is not doubled.
-  outs().flush();
-  errs().flush();
-  for (unsigned W = 0; W < N; ++W) {
-    int P[2];
-    if (pipe(P) != 0)
-      return createStringError("cannot create a pipe for a worker");
-    pid_t Pid = fork();
-    if (Pid < 0)
-      return createStringError("cannot fork a worker");
-    if (Pid == 0) {
-      close(P[0]);
-      json::Array Results;
-      for (size_t K = W; K < Gs.size(); K += N) {
-        std::shared_ptr<Candidate> Unused;
-        auto As = runGroup(Gs[K], false, Unused);
-        if (!As) {
-          Results.push_back(json::Object{{"fatal", toString(As.takeError())}});
-          break;
+  auto Texts = forkWorkers(
+      N + 1,
+      [&](unsigned W) {
+        json::Array Results;
+        for (size_t K = W - 1; K < Gs.size(); K += N) {
+          std::shared_ptr<Candidate> Unused;
+          auto As = runGroup(Gs[K], false, Unused);
+          if (!As) {
+            Results.push_back(
+                json::Object{{"fatal", toString(As.takeError())}});
+            break;
+          }
+          json::Array Group;
+          for (const Attempt &A : *As)
+            Group.push_back(attemptJSON(A));
+          Results.push_back(std::move(Group));
         }
-        json::Array Group;
-        for (const Attempt &A : *As)
-          Group.push_back(attemptJSON(A));
-        Results.push_back(std::move(Group));
-      }
-      std::string Text;
-      raw_string_ostream OS(Text);
-      OS << json::Value(std::move(Results));
-      OS.flush();
-      for (size_t Done = 0; Done < Text.size();) {
-        ssize_t R = write(P[1], Text.data() + Done, Text.size() - Done);
-        if (R <= 0)
-          break;
-        Done += R;
-      }
-      close(P[1]);
-      _exit(0);
-    }
-    close(P[1]);
-    Workers.push_back({Pid, P[0]});
-  }
+        std::string Text;
+        raw_string_ostream OS(Text);
+        OS << json::Value(std::move(Results));
+        return Text;
+      },
+      [] { return Error::success(); });
+  if (!Texts)
+    return Texts.takeError();
   std::vector<json::Array> Answers(N);
-  std::string Failure;
   for (unsigned W = 0; W < N; ++W) {
-    std::string Text;
-    char Buf[65536];
-    for (ssize_t R; (R = read(Workers[W].FD, Buf, sizeof(Buf))) > 0;)
-      Text.append(Buf, R);
-    close(Workers[W].FD);
-    int Status = 0;
-    waitpid(Workers[W].Pid, &Status, 0);
-    auto V = json::parse(Text);
+    auto V = json::parse((*Texts)[W]);
     if (!V || !V->getAsArray()) {
       if (!V)
         consumeError(V.takeError());
-      Failure = "an optimizer worker died (status " + std::to_string(Status) +
-                ")";
-      continue;
+      return createStringError("an optimizer worker answered garbage");
     }
     Answers[W] = std::move(*V->getAsArray());
   }
-  if (!Failure.empty())
-    return createStringError(Failure);
   // In the order a single process would have made them.
   std::vector<std::vector<Attempt>> Out;
   for (size_t K = 0; K < Gs.size(); ++K) {
@@ -411,6 +433,240 @@ Search::runInWorkers(const std::vector<Group> &Gs) {
     Out.push_back(std::move(As));
   }
   return std::move(Out);
+}
+
+/// A worker's answer when it could not finish its share.
+static std::string fatalAnswer(Error E) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << json::Value(json::Object{{"fatal", toString(std::move(E))}});
+  return Text;
+}
+
+/// A unit's decision as it crosses the pipe: its attempts in full (they
+/// are the report) and which of them are the pipeline's and the best.
+static json::Value unitJSON(const UnitState &S) {
+  json::Array As;
+  for (const Attempt &A : S.Out.Attempts) {
+    json::Object R = *attemptJSON(A).getAsObject();
+    R["passes"] = json::Array(A.Passes);
+    R["unit"] = A.Unit;
+    As.push_back(std::move(R));
+  }
+  return json::Object{{"attempts", std::move(As)},
+                      {"full", (int64_t)S.Full},
+                      {"best", (int64_t)S.Best},
+                      {"in_work", S.InWork}};
+}
+
+static Error unitFromJSON(const json::Object &R, UnitState &S) {
+  const json::Array *As = R.getArray("attempts");
+  auto Full = R.getInteger("full"), Best = R.getInteger("best");
+  if (!As || !Full || !Best || *Full < 0 || *Best < 0 ||
+      (!As->empty() && ((size_t)*Full >= As->size() ||
+                        (size_t)*Best >= As->size())))
+    return createStringError("an optimizer worker answered garbage");
+  S.Out.Attempts.clear();
+  for (const json::Value &V : *As) {
+    const json::Object *A = V.getAsObject();
+    if (!A)
+      return createStringError("an optimizer worker answered garbage");
+    Attempt T = attemptFromJSON(*A);
+    if (const json::Array *Ps = A->getArray("passes"))
+      for (const json::Value &P : *Ps)
+        if (auto Name = P.getAsString())
+          T.Passes.push_back(Name->str());
+    T.Unit = A->getString("unit").value_or("").str();
+    S.Out.Attempts.push_back(std::move(T));
+  }
+  S.Cands.assign(S.Out.Attempts.size(), nullptr);
+  S.Full = *Full;
+  S.Best = *Best;
+  S.InWork = R.getBoolean("in_work").value_or(false);
+  return Error::success();
+}
+
+static json::Value passStatJSON(const PassStat &P) {
+  return json::Array{P.FunctionsChanged, (int64_t)P.Added, (int64_t)P.Removed,
+                     (int64_t)P.Rewritten, P.IntroducedViolations};
+}
+
+static PassStat passStatFromJSON(StringRef Pass, const json::Array &A) {
+  PassStat P;
+  P.Pass = Pass.str();
+  auto At = [&](size_t I) -> uint64_t {
+    return I < A.size() ? A[I].getAsInteger().value_or(0) : 0;
+  };
+  P.FunctionsChanged = At(0);
+  P.Added = At(1);
+  P.Removed = At(2);
+  P.Rewritten = At(3);
+  P.IntroducedViolations = At(4);
+  return P;
+}
+
+/// \p Units in chunks for \p N processes to claim one at a time: the
+/// largest units first (a process that draws a long one late would finish
+/// last), about 16 chunks per process so that they finish close together,
+/// each chunk in unit order. The work of a unit is roughly its code size,
+/// but a unit whose whole pipeline fails costs ten times more (it tries
+/// subsets): claiming, not a fixed split, evens that out.
+static std::vector<std::vector<size_t>>
+chunkUnits(const std::vector<UnitState> &Units, const LiftedModule &LM,
+           unsigned N) {
+  std::map<std::string, uint64_t> Size;
+  for (const LiftedFunction &LF : LM.functions())
+    Size[LF.Range.Name] = LF.Range.Size;
+  std::vector<std::pair<uint64_t, size_t>> BySize;
+  uint64_t Total = 0;
+  for (size_t U = 0; U < Units.size(); ++U) {
+    uint64_t Bytes = 0;
+    for (const std::string &F : Units[U].Functions)
+      Bytes += Size.count(F) ? Size[F] : 0;
+    BySize.push_back({Bytes, U});
+    Total += Bytes;
+  }
+  llvm::stable_sort(BySize, [](auto &A, auto &B) { return A.first > B.first; });
+  uint64_t Target = std::max<uint64_t>(Total / (16 * N), 1);
+  std::vector<std::vector<size_t>> Chunks;
+  uint64_t Filled = Target;
+  for (auto [Bytes, U] : BySize) {
+    if (Filled >= Target) {
+      Chunks.emplace_back();
+      Filled = 0;
+    }
+    Chunks.back().push_back(U);
+    Filled += Bytes;
+  }
+  for (std::vector<size_t> &C : Chunks)
+    llvm::sort(C);
+  return Chunks;
+}
+
+
+Error Search::searchClaimed(SharedCounter &Counter, unsigned Processes,
+                            std::vector<size_t> &Done, bool PrintKept) {
+  std::vector<std::vector<size_t>> Chunks =
+      chunkUnits(Units, *Work, Processes);
+  // Each chunk in a Search of its own over Work, with its kept sets
+  // applied there (what finishInPlace would do for them later).
+  ModuleOutcome Unused;
+  for (unsigned C; (C = Counter.claim()) < Chunks.size();) {
+    std::vector<UnitState> Part;
+    for (size_t U : Chunks[C])
+      Part.push_back(Units[U]);
+    Search T(K0, O, Unused, K0Cost, Part);
+    T.Work = std::move(Work);
+    Error E = T.search();
+    if (!E)
+      E = T.applyKeptInPlace(T.keptUnits());
+    Work = std::move(T.Work);
+    for (auto &[Fn, PerPass] : T.WorkStats)
+      WorkStats[Fn] = std::move(PerPass);
+    if (E)
+      return E;
+    // The kept functions are final: their cost and (in a worker) their
+    // MIR now, while the other processes still search.
+    std::set<std::string> Kept;
+    std::vector<std::string> Names;
+    for (size_t K = 0; K < Part.size(); ++K) {
+      if (Part[K].InWork) {
+        Kept.insert(Part[K].Functions.begin(), Part[K].Functions.end());
+        llvm::append_range(Names, Part[K].Functions);
+      }
+      Units[Chunks[C][K]] = std::move(Part[K]);
+      Done.push_back(Chunks[C][K]);
+    }
+    {
+      PhaseScope P("candidate: static cost");
+      for (auto &[Fn, Cost] :
+           staticCost(*Work, timing::TimingConfig::mi300x(), &Kept))
+        if (Kept.count(Fn))
+          KeptCost[Fn] = Cost;
+    }
+    if (PrintKept) {
+      raw_string_ostream OS(KeptMIR);
+      if (Error E = Work->printFunctionsMIR(Names, OS))
+        return E;
+      llvm::append_range(KeptNames, Names);
+    }
+  }
+  return Error::success();
+}
+
+std::string Search::answer(const std::vector<size_t> &Done) {
+  json::Object R;
+  json::Array Us;
+  for (size_t U : Done) {
+    json::Value V = unitJSON(Units[U]);
+    (*V.getAsObject())["index"] = (int64_t)U;
+    Us.push_back(std::move(V));
+  }
+  json::Object Cost;
+  for (auto &[Fn, C] : KeptCost)
+    Cost[Fn] = C;
+  json::Object St;
+  for (auto &[Fn, PerPass] : WorkStats) {
+    json::Object P;
+    for (auto &[Pass, Stat] : PerPass)
+      P[Pass] = passStatJSON(Stat);
+    St[Fn] = std::move(P);
+  }
+  R["units"] = std::move(Us);
+  R["stats"] = std::move(St);
+  R["cost"] = std::move(Cost);
+  R["functions"] = json::Array(KeptNames);
+  // After the JSON and a NUL (which JSON text never holds): the MIR is
+  // most of the answer, and reading it as a JSON string would cost more
+  // than the import itself.
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << json::Value(std::move(R)) << '\0' << KeptMIR;
+  return Text;
+}
+
+Error Search::importAnswers(ArrayRef<std::string> Answers) {
+  PhaseScope P("candidate: import");
+  for (const std::string &Answer : Answers) {
+    auto [Head, MIR] = StringRef(Answer).split('\0');
+    auto V = json::parse(Head);
+    const json::Object *R = V ? V->getAsObject() : nullptr;
+    if (!V)
+      consumeError(V.takeError());
+    if (!R)
+      return createStringError("an optimizer worker answered garbage");
+    if (auto F = R->getString("fatal"))
+      return createStringError(*F);
+    const json::Array *Us = R->getArray("units");
+    const json::Array *Fns = R->getArray("functions");
+    const json::Object *St = R->getObject("stats");
+    const json::Object *Cost = R->getObject("cost");
+    if (!Us || !Fns || !St || !Cost)
+      return createStringError("an optimizer worker answered garbage");
+    for (auto &[Fn, C] : *Cost)
+      if (auto V = C.getAsNumber())
+        KeptCost[Fn.str()] = *V;
+    for (const json::Value &UV : *Us) {
+      const json::Object *U = UV.getAsObject();
+      std::optional<int64_t> I = U ? U->getInteger("index") : std::nullopt;
+      if (!I || *I < 0 || (size_t)*I >= Units.size())
+        return createStringError("an optimizer worker answered garbage");
+      if (Error E = unitFromJSON(*U, Units[*I]))
+        return E;
+    }
+    for (auto &[Fn, PerPass] : *St)
+      if (const json::Object *PP = PerPass.getAsObject())
+        for (auto &[Pass, Stat] : *PP)
+          if (const json::Array *A = Stat.getAsArray())
+            WorkStats[Fn.str()][Pass.str()] = passStatFromJSON(Pass, *A);
+    std::vector<std::string> Names;
+    for (const json::Value &F : *Fns)
+      if (auto Name = F.getAsString())
+        Names.push_back(Name->str());
+    if (Error E = Work->importFunctionsMIR(MIR, Names))
+      return E;
+  }
+  return Error::success();
 }
 
 Expected<Attempt> Search::judge(const Candidate &C, size_t U) {
@@ -557,7 +813,7 @@ Error Search::evaluate(std::vector<Proposal> Ps, bool First) {
   for (size_t K = 0; K < Gs.size(); ++K) {
     std::shared_ptr<Candidate> C;
     if (Work) {
-      auto As = runGroupInPlace(Gs[K], First && K == 0);
+      auto As = runGroupInPlace(Gs[K], First, First && K == 0);
       if (!As)
         return As.takeError();
       Record(Gs[K], std::move(*As), nullptr);
@@ -578,9 +834,9 @@ void Search::prune() {
         S.Cands[I].reset();
 }
 
-Error Search::run() {
+Error Search::search() {
   if (O.Passes.empty() || Units.empty())
-    return finish();
+    return Error::success();
   std::vector<Proposal> Ps;
   for (size_t U = 0; U < Units.size(); ++U)
     Ps.push_back({U, O.Passes});
@@ -597,7 +853,7 @@ Error Search::run() {
   }
   prune();
   if (Retry.empty())
-    return finish();
+    return Error::success();
   // Each pass alone, then the accepted ones combined greedily from the
   // best: the pass at fault in the whole pipeline drops out, per unit.
   Ps.clear();
@@ -657,11 +913,11 @@ Error Search::run() {
       }
     prune();
   }
-  return finish();
+  return Error::success();
 }
 
-Expected<std::vector<Attempt>> Search::runGroupInPlace(const Group &G,
-                                                       bool First) {
+Expected<std::vector<Attempt>>
+Search::runGroupInPlace(const Group &G, bool Keep, bool Print) {
   std::set<std::string> Scope;
   for (size_t U : G.Units)
     Scope.insert(Units[U].Functions.begin(), Units[U].Functions.end());
@@ -669,7 +925,7 @@ Expected<std::vector<Attempt>> Search::runGroupInPlace(const Group &G,
   C.Passes = G.Passes;
   std::map<std::string, std::map<std::string, PassStat>> FS;
   PipelineOptions PO;
-  if (First)
+  if (Print)
     PO = O.Print;
   PO.VerifyEach = true;
   PO.Stats = &C.Stats;
@@ -688,7 +944,7 @@ Expected<std::vector<Attempt>> Search::runGroupInPlace(const Group &G,
       // Whose function broke is not known: each unit alone says.
       consumeError(std::move(E));
       for (size_t U : G.Units) {
-        auto A = runGroupInPlace({G.Passes, {U}}, false);
+        auto A = runGroupInPlace({G.Passes, {U}}, Keep, false);
         if (!A)
           return A.takeError();
         As.push_back(std::move(A->front()));
@@ -715,11 +971,12 @@ Expected<std::vector<Attempt>> Search::runGroupInPlace(const Group &G,
       return A.takeError();
     // The whole pipeline accepted in the first round is this unit's
     // outcome (it tries no subset): its edits stay in Work.
-    if (First && A->Gate.Accepted && A->Changed) {
+    if (Keep && A->Gate.Accepted && A->Changed) {
       for (const std::string &F : Units[U].Functions)
         for (auto &[Pass, PerFn] : FS)
           if (auto It = PerFn.find(F); It != PerFn.end())
             WorkStats[F][Pass] = It->second;
+      Units[U].InWork = true;
     } else {
       Undo.insert(Units[U].Functions.begin(), Units[U].Functions.end());
     }
@@ -729,15 +986,24 @@ Expected<std::vector<Attempt>> Search::runGroupInPlace(const Group &G,
   return std::move(As);
 }
 
-Expected<std::shared_ptr<Candidate>>
-Search::finishInPlace(ArrayRef<size_t> Kept) {
-  auto C = std::make_shared<Candidate>();
-  std::set<std::string> KeptFns;
-  for (size_t U : Kept) {
+std::vector<size_t> Search::keptUnits() const {
+  std::vector<size_t> Kept;
+  for (size_t U = 0; U < Units.size(); ++U) {
     const UnitState &S = Units[U];
-    KeptFns.insert(S.Functions.begin(), S.Functions.end());
-    if (S.Best == S.Full)
-      continue; // kept in Work since the first round
+    if (S.Out.Attempts.empty())
+      continue;
+    const Attempt &B = S.Out.Attempts[S.Best];
+    if (B.Gate.Accepted && B.Changed)
+      Kept.push_back(U);
+  }
+  return Kept;
+}
+
+Error Search::applyKeptInPlace(ArrayRef<size_t> Kept) {
+  for (size_t U : Kept) {
+    UnitState &S = Units[U];
+    if (S.InWork)
+      continue;
     std::map<std::string, std::map<std::string, PassStat>> FS;
     std::vector<PassStat> Stats;
     PipelineOptions PO;
@@ -746,14 +1012,28 @@ Search::finishInPlace(ArrayRef<size_t> Kept) {
     PO.FunctionStats = &FS;
     PO.OnlyFunctions = &S.Functions;
     PhaseScope P("candidate");
-    if (Error E = runPipeline(*Work, join(S.Out.Passes, ","), PO))
+    // Out.Passes is only set by finish(): the best attempt's set.
+    if (Error E = runPipeline(*Work, join(S.Out.Attempts[S.Best].Passes, ","),
+                              PO))
       return createStringError("the kept pass sets together: " +
                                toString(std::move(E)));
     for (const std::string &F : S.Functions)
       for (auto &[Pass, PerFn] : FS)
         if (auto It = PerFn.find(F); It != PerFn.end())
           WorkStats[F][Pass] = It->second;
+    S.InWork = true;
   }
+  return Error::success();
+}
+
+Expected<std::shared_ptr<Candidate>>
+Search::finishInPlace(ArrayRef<size_t> Kept) {
+  auto C = std::make_shared<Candidate>();
+  std::set<std::string> KeptFns;
+  for (size_t U : Kept)
+    KeptFns.insert(Units[U].Functions.begin(), Units[U].Functions.end());
+  if (Error E = applyKeptInPlace(Kept))
+    return std::move(E);
   // The stats of the output: every pass of a kept set, each function's
   // share added up (what one run of the plan would count).
   for (const std::string &P : O.Passes) {
@@ -783,7 +1063,16 @@ Search::finishInPlace(ArrayRef<size_t> Kept) {
   C->Instructions = countInstructions(*Work);
   {
     PhaseScope P("candidate: static cost");
-    C->Cost = staticCost(*Work, timing::TimingConfig::mi300x(), &KeptFns);
+    std::set<std::string> Missing;
+    for (const std::string &F : KeptFns)
+      if (auto It = KeptCost.find(F); It != KeptCost.end())
+        C->Cost[F] = It->second;
+      else
+        Missing.insert(F);
+    if (!Missing.empty())
+      for (auto &[Fn, Cost] :
+           staticCost(*Work, timing::TimingConfig::mi300x(), &Missing))
+        C->Cost.emplace(Fn, Cost);
   }
   Expected<RebuildResult> R = RebuildResult();
   {
@@ -1063,73 +1352,123 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
   if (!Out.Kernels.empty())
     if (const KernelInfo *K = K0.findKernel(Out.Kernels.front()))
       Out.K0VGPRs = Out.K1VGPRs = K->KD.allocatedVGPRs();
-  // K0's own figures, and its time, for the report (and for kernels that
-  // stay unchanged).
-  CandidateOptions BaseOpts;
-  BaseOpts.StaticCost = !O.Gate.Spec;
-  BaseOpts.Units = true;
   // Whatever --jobs says: forked workers building a candidate each were
   // 0.55x the speed of the one shared module on hipBLASLt's 154 kernels
-  // (docs/optimize-report.md), and the output is the same.
+  // (docs/optimize-report.md), and the output is the same. --jobs shares
+  // the units of the shared module out instead (Search::searchClaimed).
   bool InPlace = !O.Gate.Spec && !O.PatchInPlace && !O.RecordEdits &&
                  !getenv("ASMEVO_NO_SHARED_MODULE");
-  BaseOpts.KeepModule = InPlace;
-  auto Base = buildCandidate(K0, ArrayRef<std::string>(), Opts.Lift, BaseOpts);
-  if (!Base)
-    return Base.takeError();
-  Out.K0Instructions = Out.K1Instructions = Base->Instructions;
-  // Every candidate is gated against this K0: its trace is taken once.
-  Opts.Gate.Memo = makeGateMemo();
-  if (O.Gate.Spec) {
-    auto T = timeOnly(K0, Opts.Gate);
-    if (!T)
-      return T.takeError();
-    Out.Final = std::move(*T);
-  }
-  std::vector<UnitState> Units;
-  for (KernelUnit &U : Base->Units) {
-    // A device function no lifted kernel reaches stays as it is: with a
-    // spec nothing launched would run an edit of it, and its callers kept
-    // as bytes (non-simple kernels) expect of it what no pass can see (the
-    // loads in flight across the call and its return).
-    if (U.Kernels.empty())
-      continue;
-    UnitState S;
-    S.Functions.insert(U.Functions.begin(), U.Functions.end());
-    S.U = std::move(U);
-    S.Gate = Opts.Gate;
-    Units.push_back(std::move(S));
-  }
-  if (O.Gate.Spec && Units.size() > 1)
-    for (UnitState &S : Units) {
-      // Each unit is judged on its own launches, with a trace of its own.
-      emu::LaunchSpec Own = *O.Gate.Spec;
-      Own.Launches.clear();
-      for (const emu::SpecLaunch &L : O.Gate.Spec->Launches)
-        if (const KernelInfo *K = verify::resolveLaunchedKernel(K0, L.Kernel))
-          if (is_contained(S.U.Kernels, K->Name))
-            Own.Launches.push_back(L);
-      if (Own.Launches.size() == O.Gate.Spec->Launches.size())
-        continue;
-      S.OwnSpec = std::move(Own);
-      S.Gate.Spec = &*S.OwnSpec;
-      S.Gate.Memo = makeGateMemo();
-    }
-  std::vector<UnitState> Fresh;
-  if (InPlace)
-    Fresh = Units;
+  // -print-after= and the reduction's filters speak of one process's
+  // passes: they keep to one.
+  bool Printing = O.Print.PrintAfterAll || !O.Print.PrintAfter.empty() ||
+                  !O.Print.Filters.empty();
+  unsigned Processes = InPlace && !Printing
+                           ? std::min<size_t>(O.Jobs, Out.Kernels.size())
+                           : 1;
+  std::optional<Candidate> Base;
+  std::vector<UnitState> Units, Fresh;
   ModuleOutcome Start;
-  Start.Name = Out.Name;
-  Start.Kernels = Out.Kernels;
-  Start.K0Instructions = Out.K0Instructions;
-  Start.K1Instructions = Out.K1Instructions;
-  Start.K0VGPRs = Out.K0VGPRs;
-  Start.K1VGPRs = Out.K1VGPRs;
-  Start.Final = Out.Final;
+  // K0's own figures, and its time, for the report (and for kernels that
+  // stay unchanged). With several processes each makes its own (forked
+  // before it: the lift is a tenth of the work), the same in all.
+  auto Prepare = [&]() -> Error {
+    CandidateOptions BaseOpts;
+    BaseOpts.StaticCost = !O.Gate.Spec;
+    BaseOpts.Units = true;
+    BaseOpts.KeepModule = InPlace;
+    auto B = buildCandidate(K0, ArrayRef<std::string>(), Opts.Lift, BaseOpts);
+    if (!B)
+      return B.takeError();
+    Base = std::move(*B);
+    Out.K0Instructions = Out.K1Instructions = Base->Instructions;
+    // Every candidate is gated against this K0: its trace is taken once.
+    Opts.Gate.Memo = makeGateMemo();
+    if (O.Gate.Spec) {
+      auto T = timeOnly(K0, Opts.Gate);
+      if (!T)
+        return T.takeError();
+      Out.Final = std::move(*T);
+    }
+    for (KernelUnit &U : Base->Units) {
+      // A device function no lifted kernel reaches stays as it is: with a
+      // spec nothing launched would run an edit of it, and its callers kept
+      // as bytes (non-simple kernels) expect of it what no pass can see
+      // (the loads in flight across the call and its return).
+      if (U.Kernels.empty())
+        continue;
+      UnitState S;
+      S.Functions.insert(U.Functions.begin(), U.Functions.end());
+      S.U = std::move(U);
+      S.Gate = Opts.Gate;
+      Units.push_back(std::move(S));
+    }
+    if (O.Gate.Spec && Units.size() > 1)
+      for (UnitState &S : Units) {
+        // Each unit is judged on its own launches, with a trace of its own.
+        emu::LaunchSpec Own = *O.Gate.Spec;
+        Own.Launches.clear();
+        for (const emu::SpecLaunch &L : O.Gate.Spec->Launches)
+          if (const KernelInfo *K = verify::resolveLaunchedKernel(K0, L.Kernel))
+            if (is_contained(S.U.Kernels, K->Name))
+              Own.Launches.push_back(L);
+        if (Own.Launches.size() == O.Gate.Spec->Launches.size())
+          continue;
+        S.OwnSpec = std::move(Own);
+        S.Gate.Spec = &*S.OwnSpec;
+        S.Gate.Memo = makeGateMemo();
+      }
+    if (InPlace)
+      Fresh = Units;
+    Start.Name = Out.Name;
+    Start.Kernels = Out.Kernels;
+    Start.K0Instructions = Out.K0Instructions;
+    Start.K1Instructions = Out.K1Instructions;
+    Start.K0VGPRs = Out.K0VGPRs;
+    Start.K1VGPRs = Out.K1VGPRs;
+    Start.Final = Out.Final;
+    return Error::success();
+  };
   {
-    Search S(K0, Opts, Out, Base->Cost, Units);
-    S.Work = std::move(Base->Module);
-    Error E = S.run();
+    std::optional<Search> S;
+    Error E = Error::success();
+    if (Processes > 1) {
+      SharedCounter Counter;
+      if (!Counter.valid())
+        return createStringError("cannot share memory with workers");
+      auto Answers = forkWorkers(
+          Processes,
+          [&](unsigned) -> std::string {
+            if (Error E = Prepare())
+              return fatalAnswer(std::move(E));
+            Search W(K0, Opts, Out, Base->Cost, Units);
+            W.Work = std::move(Base->Module);
+            std::vector<size_t> Done;
+            if (Error E = W.searchClaimed(Counter, Processes, Done,
+                                          /*PrintKept=*/true))
+              return fatalAnswer(std::move(E));
+            return W.answer(Done);
+          },
+          [&]() -> Error {
+            if (Error E = Prepare())
+              return E;
+            S.emplace(K0, Opts, Out, Base->Cost, Units);
+            S->Work = std::move(Base->Module);
+            std::vector<size_t> Done;
+            return S->searchClaimed(Counter, Processes, Done,
+                                    /*PrintKept=*/false);
+          });
+      if (!Answers)
+        return Answers.takeError();
+      E = S->importAnswers(*Answers);
+      if (!E)
+        E = S->finish();
+    } else {
+      if (Error E = Prepare())
+        return std::move(E);
+      S.emplace(K0, Opts, Out, Base->Cost, Units);
+      S->Work = std::move(Base->Module);
+      E = S->run();
+    }
     if (!E)
       return std::move(Out);
     if (!InPlace || !E.isA<InPlaceUnbuildable>())

@@ -202,11 +202,13 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     return Out;
   };
   bool Track = Opts.VerifyEach || Opts.Stats;
-  // Every function's key once (the MachineVerifier memo looks functions up
-  // by it); after each pass only the ones in scope can have changed.
+  // The key of every function in scope (the MachineVerifier memo looks
+  // functions up by it); the others are neither edited nor checked, and a
+  // run over one kernel of many should not cost a key of each.
   if (Track)
     for (size_t I = 0; I < State.size(); ++I)
-      Refresh(I);
+      if (InScope[I])
+        Refresh(I);
   std::map<std::string, SiteSet> InputSites;
   if (Opts.VerifyEach) {
     PhaseScope Phase("verify-each: sites");
@@ -267,7 +269,8 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
         std::vector<const std::vector<uint64_t> *> Keys;
         for (const Known &K : State)
           Keys.push_back(K.Key ? &*K.Key : nullptr);
-        if (Error E = LM.verify(("After " + P->name()).str(), Keys))
+        if (Error E = LM.verify(("After " + P->name()).str(), Keys,
+                                &InScope))
           return E;
       }
       PhaseScope Phase("verify-each: sites");

@@ -148,7 +148,11 @@ static int postLink(const DriverOptions &D) {
       return fail(toString(M.takeError()));
     Specs = std::move(*M);
   }
-  auto In = loadRewriteInput(InPath, LiftOptions());
+  // --list and --optimize read the code objects; the optimizer lifts its
+  // own copy of each.
+  LiftOptions LO;
+  LO.Functions = false;
+  auto In = loadRewriteInput(InPath, LO);
   if (!In)
     return fail(toString(In.takeError()));
   if (D.List) {

@@ -59,8 +59,9 @@ static cl::opt<bool> ResumeOpt(
 
 static cl::opt<unsigned> JobsOpt(
     "jobs",
-    cl::desc("--evolve: evaluate this many candidates at once, in forked "
-             "workers (the result is the same for any value)"),
+    cl::desc("worker processes: --evolve evaluates this many candidates at "
+             "once, -O1/-O2 share the kernels out (the result is the same "
+             "for any value)"),
     cl::init(1), cl::cat(Cat),
     cl::cb<void, unsigned>([](unsigned V) { Jobs = V; }));
 static cl::opt<unsigned> CPULimitOpt(
@@ -97,6 +98,7 @@ static cl::opt<std::string> RunOpt("run", cl::desc("Only this run id"),
                                    cl::sub(LineageCommand));
 
 bool asmevo::evolveRequested() { return Evolve; }
+unsigned asmevo::requestedJobs() { return std::max(Jobs, 1u); }
 
 static int fail(const Twine &Msg) {
   WithColor::error(errs(), "asmevo-opt") << Msg << "\n";

@@ -10,6 +10,9 @@ extern llvm::cl::SubCommand LineageCommand;
 int runLineageCommand();
 /// --evolve was given.
 bool evolveRequested();
+/// --jobs: worker processes, for --evolve's candidates and for -O1/-O2's
+/// kernels alike.
+unsigned requestedJobs();
 struct EvolveDriverOptions {
   std::string Spec, Out, TimingConfig;
   std::vector<std::string> Kernels;

@@ -333,6 +333,7 @@ static int optimize(RewriteInput &In, const DriverOptions &D) {
   O.PatchInPlace = D.PatchInPlace;
   O.Print.PrintStream = &errs();
   O.RecordEdits = editRecorder() != nullptr;
+  O.Jobs = requestedJobs();
   if (D.Reduce) {
     if (!Spec)
       return fail("--reduce needs --spec: only runs show a failure");

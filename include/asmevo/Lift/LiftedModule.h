@@ -48,6 +48,10 @@ struct LiftOptions {
   /// rebuild emits untouched functions from their bytes and can skip both;
   /// anything that reads or edits the MachineIR calls finalize() first.
   bool Finalize = true;
+  /// False: no function is lifted (each keeps its bytes), for a caller
+  /// that only reads the code object, as asmevo-link --optimize does: the
+  /// optimizer lifts copies of its own.
+  bool Functions = true;
 };
 
 /// \p Inst (from the disassembler or the assembler) as a MachineInstr of
@@ -72,6 +76,18 @@ public:
   /// MIR text: the IR module (with the original image and descriptors) and
   /// every MachineFunction.
   llvm::Error printMIR(llvm::raw_ostream &OS);
+
+  /// MIR text of the machine functions \p Names only (no IR module): how a
+  /// worker process hands the functions it edited to the process that
+  /// rebuilds, which holds a lift of the same object (importFunctionsMIR).
+  llvm::Error printFunctionsMIR(llvm::ArrayRef<std::string> Names,
+                                llvm::raw_ostream &OS);
+  /// Replaces each function named in \p Names by its machine function in
+  /// \p Text (printed by printFunctionsMIR from a lift of the same object).
+  /// The functions lose their lift prints, so the emitter compares their
+  /// encodings with the original bytes instead.
+  llvm::Error importFunctionsMIR(llvm::StringRef Text,
+                                 llvm::ArrayRef<std::string> Names);
 
   const CodeObject &original() const { return *Original; }
   const TargetContext &target() const { return *TC; }
@@ -143,8 +159,11 @@ public:
   llvm::Error verify(llvm::StringRef Banner);
   /// The same, given each function's FunctionKey (FunctionKey.h) where the
   /// caller has it: parallel to functions(), null entries computed here.
+  /// With \p InScope (parallel to functions()), only the functions it
+  /// marks: a caller that edited no other function need not check them.
   llvm::Error verify(llvm::StringRef Banner,
-                     llvm::ArrayRef<const std::vector<uint64_t> *> Keys);
+                     llvm::ArrayRef<const std::vector<uint64_t> *> Keys,
+                     const std::vector<bool> *InScope = nullptr);
 
 private:
   LiftedModule() = default;
