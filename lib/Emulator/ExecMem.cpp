@@ -481,21 +481,25 @@ void execFlatFamily(Wave &W, const DInst &I) {
   // unsigned; the disassembler hands over the raw field.
   int32_t Off = IsFlatSeg ? int32_t(I.Imm[0] & 0xfff)
                           : int32_t(SignExtend64<13>(uint64_t(I.Imm[0])));
-  // Locate saddr (SGPR) and vaddr (the first VGPR unless it is the data of
-  // an SADDR-less store... the address always precedes the data).
+  // Locate saddr (SGPR) and vaddr. The MC operands of global and flat
+  // stores put the address before the data; scratch stores put the data
+  // first (vdata, [vaddr], [saddr], offset), so their vaddr is the second
+  // vector operand.
+  bool HasVaddr = IsScratch ? (I.Flags & FOffen) : true;
+  bool DataFirst = IsScratch && MI.Kind == MK::Store;
   int SIdx = -1, VIdx = -1;
+  unsigned NumVec = 0;
   for (unsigned K = 0; K < I.NumSrcs; ++K) {
     if (I.Src[K].Kind == OpKind::SGPR && SIdx < 0)
       SIdx = int(K);
-    else if (I.Src[K].isVector() && VIdx < 0)
+    else if (I.Src[K].isVector() && NumVec++ == (DataFirst ? 1u : 0u))
       VIdx = int(K);
   }
-  bool HasVaddr = IsScratch ? (I.Flags & FOffen) : true;
   if (!HasVaddr)
     VIdx = -1;
   const Operand *Data = nullptr;
   if (MI.Kind != MK::Load) {
-    // Data: the vector source after vaddr (or the only one for scratch ST).
+    // Data: the vector source that is not vaddr.
     for (unsigned K = 0; K < I.NumSrcs; ++K)
       if (I.Src[K].isVector() && int(K) != VIdx) {
         Data = &I.Src[K];

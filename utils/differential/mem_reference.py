@@ -1,0 +1,1286 @@
+#!/usr/bin/env python3
+"""A reference model of documented AMD GPU (GFX9 / CDNA) memory
+instructions, and a differential run of the emulator against it.
+
+The model is written from the instruction descriptions and the addressing
+chapters of AMD's CDNA3 ISA reference guide ("Vector Memory Buffer
+Instructions": buffer addressing and range checking; "Flat Memory
+Instructions": global/flat/scratch addressing; "Data Share Operations":
+DS addressing, read2/write2, swizzle, permute; the atomic opcode tables),
+not from the emulator's source, so the two can disagree. It keeps its own
+model of the buffers (global memory, each lane's private memory, each
+workgroup's LDS) and applies every instruction of the kernel to it in
+program order.
+
+One kernel per target: every instruction is emitted through inline
+assembly (so the opcode, the addressing mode and the offsets are fixed),
+preceded by `s_nop 7` as a marker, and followed by a wait; the values it
+returns are stored to an output buffer, the memory it changes is an
+`inout` buffer (or, for LDS and private memory, read back into the output
+with a dword load). Each instruction works on its own 4 KiB region of
+global memory, every lane on its own 16-byte slot in it (lanes are mapped
+to slots by a random permutation), so no two lanes touch the same bytes
+and atomics have no order to depend on.
+
+What the guide leaves open is not tested: unaligned dword accesses,
+accesses that straddle num_records inside a dword, the structured-buffer
+range check (index vs. bytes), soffset in range checks (soffset is 0 on
+every out-of-range case), float atomics on NaN, denormal or signed-zero
+inputs.
+
+The MC opcodes (from `asmevo-opt --emit=mir`) that follow a marker and pass
+on every lane, and whose memory effects match, are written with
+--write-tested: the list `asmevo-verify coverage --tested` reads.
+
+Usage: mem_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
+                        --work DIR [--write-tested FILE]
+"""
+import argparse
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from constfold import run, strip_subtarget  # noqa: E402
+
+M32 = 0xFFFFFFFF
+M64 = (1 << 64) - 1
+N = 256            # lanes: 4 workgroups of one wave
+SLOTS = 256        # 16-byte slots per region
+REGION = SLOTS * 16
+LW = 32            # input words per lane
+OUTW = 4           # result dwords per lane per instruction
+LDSW = 8           # LDS dwords read back per lane per DS instruction
+PRIV = 256         # private bytes per lane the kernel uses
+BIGNR = 0x7FFF0000  # num_records that keeps every lane in range
+
+
+def sext(v, bits):
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+# ----------------------------------------------------------------------
+# Values
+# ----------------------------------------------------------------------
+
+def friendly_word(rnd):
+    """A dword that is a normal number however it is read: as f32 (exponent
+    100..154), its halves as f16 (exponents 11..29) and bf16, and as the
+    high word of an f64. Sums of two of them are normal or infinite, never
+    denormal or NaN, so float atomics need no flush or NaN rules."""
+    hi = (rnd.getrandbits(1) << 15) | (rnd.randrange(100, 155) << 7) | \
+        rnd.getrandbits(7)
+    lo = (rnd.getrandbits(1) << 15) | (rnd.randrange(11, 30) << 10) | \
+        rnd.getrandbits(10)
+    return (hi << 16) | lo
+
+
+EDGES = [0, 1, 2, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFFFFFF,
+         0x80000000, 0x80000001, M32, 0xFFFFFFFE, 0x00FF00FF, 0xDEADBEEF]
+
+
+def f32val(v):
+    return struct.unpack("<f", struct.pack("<I", v & M32))[0]
+
+
+def f32bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def f64val(v):
+    return struct.unpack("<d", struct.pack("<Q", v & M64))[0]
+
+
+def f64bits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def f16val(v):
+    return struct.unpack("<e", struct.pack("<H", v & 0xFFFF))[0]
+
+
+def f16bits(x):
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+
+def bf16val(v):
+    return f32val((v & 0xFFFF) << 16)
+
+
+def bf16bits(x):
+    """Round to bf16, nearest even (the inputs keep the result finite or
+    infinite, never NaN)."""
+    b = f32bits(x)  # f32 rounding first is exact for sums of two bf16
+    r = b + 0x7FFF + ((b >> 16) & 1)
+    return (r >> 16) & 0xFFFF
+
+
+# The sum of two f32 (f16, bf16) values rounded once to a double and then
+# to f32 equals the single rounding: 53 >= 2 * 24 + 2.
+def fadd32(a, b):
+    return f32bits(f32val(a) + f32val(b))
+
+
+def pk_add(a, b, val, bits):
+    lo = bits(val(a & 0xFFFF) + val(b & 0xFFFF))
+    hi = bits(val(a >> 16) + val(b >> 16))
+    return lo | (hi << 16)
+
+
+def fmin64(a, b):
+    return f64bits(min(f64val(a), f64val(b)))
+
+
+def fmax64(a, b):
+    return f64bits(max(f64val(a), f64val(b)))
+
+
+def atomic(op, old, src, cmp, wide):
+    """The new memory value of the atomic opcode tables (tmp = MEM[ADDR];
+    MEM[ADDR] = ...; RETURN_DATA = tmp)."""
+    bits = 64 if wide else 32
+    m = (1 << bits) - 1
+    s = lambda v: sext(v, bits)  # noqa: E731
+    if op == "swap":
+        return src
+    if op in ("cmpswap", "cmpst"):
+        return src if old == cmp else old
+    if op == "add":
+        return (old + src) & m
+    if op == "sub":
+        return (old - src) & m
+    if op == "rsub":
+        return (src - old) & m
+    if op == "smin":
+        return old if s(old) < s(src) else src
+    if op == "smax":
+        return old if s(old) > s(src) else src
+    if op == "umin":
+        return min(old, src)
+    if op == "umax":
+        return max(old, src)
+    if op == "and":
+        return old & src
+    if op == "or":
+        return old | src
+    if op == "xor":
+        return old ^ src
+    if op == "mskor":
+        return (old & ~cmp & m) | src
+    if op == "inc":
+        return 0 if old >= src else (old + 1) & m
+    if op == "dec":
+        return src if old == 0 or old > src else (old - 1) & m
+    if op == "add_f32":
+        return fadd32(old, src)
+    if op == "pk_add_f16":
+        return pk_add(old, src, f16val, f16bits)
+    if op == "pk_add_bf16":
+        return pk_add(old, src, bf16val, bf16bits)
+    if op == "add_f64":
+        return f64bits(f64val(old) + f64val(src))
+    if op == "min_f64":
+        return fmin64(old, src)
+    if op == "max_f64":
+        return fmax64(old, src)
+    if op == "min_f32":
+        return f32bits(min(f32val(old), f32val(src)))
+    if op == "max_f32":
+        return f32bits(max(f32val(old), f32val(src)))
+    raise ValueError(op)
+
+
+FLOAT_OPS = {"add_f32", "pk_add_f16", "pk_add_bf16", "add_f64", "min_f64",
+             "max_f64", "min_f32", "max_f32"}
+
+
+# ----------------------------------------------------------------------
+# Element kinds
+# ----------------------------------------------------------------------
+
+# suffix: (bytes, dwords, signed, d16) with d16 1 = low half, 2 = high half.
+LOADS = {
+    "ubyte": (1, 1, False, 0), "sbyte": (1, 1, True, 0),
+    "ushort": (2, 1, False, 0), "sshort": (2, 1, True, 0),
+    "dword": (4, 1, False, 0), "dwordx2": (4, 2, False, 0),
+    "dwordx3": (4, 3, False, 0), "dwordx4": (4, 4, False, 0),
+    "ubyte_d16": (1, 1, False, 1), "ubyte_d16_hi": (1, 1, False, 2),
+    "sbyte_d16": (1, 1, True, 1), "sbyte_d16_hi": (1, 1, True, 2),
+    "short_d16": (2, 1, False, 1), "short_d16_hi": (2, 1, False, 2),
+}
+STORES = {
+    "byte": (1, 1, False, 0), "short": (2, 1, False, 0),
+    "byte_d16_hi": (1, 1, False, 2), "short_d16_hi": (2, 1, False, 2),
+    "dword": (4, 1, False, 0), "dwordx2": (4, 2, False, 0),
+    "dwordx3": (4, 3, False, 0), "dwordx4": (4, 4, False, 0),
+}
+# DS names of the same element kinds.
+DS_LOADS = {
+    "u8": "ubyte", "i8": "sbyte", "u16": "ushort", "i16": "sshort",
+    "b32": "dword", "b64": "dwordx2", "b96": "dwordx3", "b128": "dwordx4",
+    "u8_d16": "ubyte_d16", "u8_d16_hi": "ubyte_d16_hi",
+    "i8_d16": "sbyte_d16", "i8_d16_hi": "sbyte_d16_hi",
+    "u16_d16": "short_d16", "u16_d16_hi": "short_d16_hi",
+}
+DS_STORES = {
+    "b8": "byte", "b16": "short", "b8_d16_hi": "byte_d16_hi",
+    "b16_d16_hi": "short_d16_hi", "b32": "dword", "b64": "dwordx2",
+    "b96": "dwordx3", "b128": "dwordx4",
+}
+VMEM_ATOMICS = ["swap", "cmpswap", "add", "sub", "smin", "umin", "smax",
+                "umax", "and", "or", "xor", "inc", "dec"]
+
+
+def load_value(data, elem, init):
+    """The register value a load of \\p data (bytes) leaves, from the
+    register's previous value \\p init (d16 forms keep the other half)."""
+    nb, nd, signed, d16 = elem
+    if nb == 4:
+        return [int.from_bytes(data[4 * j:4 * j + 4], "little")
+                for j in range(nd)]
+    v = int.from_bytes(data[:nb], "little")
+    if signed:
+        v = sext(v, 8 * nb)
+    if d16 == 1:
+        return [(init[0] & 0xFFFF0000) | (v & 0xFFFF)]
+    if d16 == 2:
+        return [(init[0] & 0xFFFF) | ((v & 0xFFFF) << 16)]
+    return [v & M32]
+
+
+def store_bytes(elem, data):
+    nb, nd, _, d16 = elem
+    if nb == 4:
+        return b"".join(struct.pack("<I", data[j]) for j in range(nd))
+    v = data[0] >> 16 if d16 == 2 else data[0]
+    return struct.pack("<I", v & M32)[:nb]
+
+
+def elem_size(elem):
+    return elem[0] * elem[1] if elem[0] == 4 else elem[0]
+
+
+# ----------------------------------------------------------------------
+# Cases
+# ----------------------------------------------------------------------
+
+class Case:
+    """One instruction under test.
+
+    fam: global | flat | scratch | buffer | ds | dslane | lds_dma
+    kind: load | store | atomic | lane
+    """
+
+    def __init__(self, fam, mnem, kind, **kw):
+        self.fam, self.mnem, self.kind = fam, mnem, kind
+        self.elem = kw.get("elem")
+        self.aop = kw.get("aop")
+        self.wide = kw.get("wide", False)
+        self.rtn = kw.get("rtn", False)
+        self.mode = kw.get("mode", "vaddr")
+        self.imm = kw.get("imm", 0)
+        self.nr = kw.get("nr", BIGNR)
+        self.soff = kw.get("soff", 0)
+        self.agpr = kw.get("agpr", False)
+        self.extra = kw  # family-specific fields
+        self.index = -1
+        self.text = ""
+
+    def result_dwords(self):
+        if self.fam == "scratch" and self.kind == "store":
+            return 4  # the 16 bytes around the target, read back
+        if self.kind == "load":
+            return self.elem[1]
+        if self.kind == "atomic":
+            return (2 if self.wide else 1) if self.rtn else 0
+        if self.kind == "lane":
+            return 1
+        if self.fam == "ds" and self.extra.get("two"):
+            return 2 * self.elem[1] if self.extra.get("read") else 0
+        return 0
+
+    def data_bytes(self):
+        if self.kind == "atomic":
+            return 8 if self.wide else 4
+        return elem_size(self.elem)
+
+
+def lane_target(case, i, lin):
+    """Byte offset of lane i's access in the case's region (global), in its
+    private memory (scratch) or in its workgroup's LDS (ds)."""
+    slot, sub = lin[i][12], lin[i][13]
+    if case.kind == "atomic":
+        adj = 0
+    elif case.elem[0] == 1:
+        adj = sub
+    elif case.elem[0] == 2:
+        adj = sub & 2
+    else:
+        adj = 0
+    return slot + adj
+
+
+def region_word(k, j, P, key):
+    return (P[j % len(P)] + key) & M32
+
+
+def keyof(case):
+    # Float atomics see the friendly words themselves.
+    if case.kind == "atomic" and case.aop in FLOAT_OPS:
+        return 0
+    return (case.index * 0x9E3779B1 + 0x1234567) & M32
+
+
+# ----------------------------------------------------------------------
+# Inline assembly and IR
+# ----------------------------------------------------------------------
+
+def vty(n):
+    return "i32" if n == 1 else "<%d x i32>" % n
+
+
+def sc0(arch):
+    return "sc0" if arch == "gfx942" else "glc"
+
+
+class Emitter:
+    def __init__(self, arch):
+        self.arch = arch
+        self.lines = []
+        self.n = 0
+
+    def tmp(self):
+        self.n += 1
+        return "%%t%d" % self.n
+
+    def emit(self, s):
+        self.lines.append("  " + s)
+
+    def vec(self, words):
+        """An <n x i32> (or i32) value of lane words (IR values)."""
+        if len(words) == 1:
+            return words[0]
+        cur = "undef"
+        for j, w in enumerate(words):
+            t = self.tmp()
+            self.emit("%s = insertelement <%d x i32> %s, i32 %s, i32 %d"
+                      % (t, len(words), cur, w, j))
+            cur = t
+        return cur
+
+    def addk(self, w, key):
+        if key == 0:
+            return w
+        t = self.tmp()
+        self.emit("%s = add i32 %s, %d" % (t, w, sext(key, 32)))
+        return t
+
+    def add(self, a, b):
+        t = self.tmp()
+        self.emit("%s = add i32 %s, %s" % (t, a, b))
+        return t
+
+    def extract(self, v, n, j):
+        if n == 1:
+            return v
+        t = self.tmp()
+        self.emit("%s = extractelement <%d x i32> %s, i32 %d" % (t, n, v, j))
+        return t
+
+
+def asm_call(em, text, outs, ins, clobbers="", case=None):
+    """outs: list of (constraint, type); ins: list of (constraint, type,
+    value). Returns the result value (struct members extracted)."""
+    cons = [c for c, _ in outs] + [c for c, _, _ in ins]
+    if case is not None:
+        case.opnds = [(c, t) for c, t in outs] + [(c, t) for c, t, _ in ins]
+    cstr = ",".join(cons) + clobbers
+    args = ", ".join("%s %s" % (t, v) for _, t, v in ins)
+    text = text.replace("\n", "\\0A")
+    if not outs:
+        em.emit('call void asm sideeffect "%s", "%s"(%s)' % (text, cstr, args))
+        return []
+    if len(outs) == 1:
+        t = em.tmp()
+        em.emit('%s = call %s asm sideeffect "%s", "%s"(%s)'
+                % (t, outs[0][1], text, cstr, args))
+        return [t]
+    st = "{" + ", ".join(t for _, t in outs) + "}"
+    t = em.tmp()
+    em.emit('%s = call %s asm sideeffect "%s", "%s"(%s)'
+            % (t, st, text, cstr, args))
+    res = []
+    for j in range(len(outs)):
+        r = em.tmp()
+        em.emit("%s = extractvalue %s %s, %d" % (r, st, t, j))
+        res.append(r)
+    return res
+
+
+# The wait, and a wait state for the VALU write of store data that the
+# compiler's code may do next (it cannot see into the inline assembly).
+WAIT = "\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_nop 1"
+
+
+def gen_case(em, c, arch, L):
+    """Emits case c; returns the result value and its dword count (to be
+    stored to the output), and an optional LDS read-back value."""
+    k = c.index
+    key = keyof(c)
+    rb = em.tmp()
+    em.emit("%s = getelementptr i8, ptr addrspace(1) %%mem, i64 %d"
+            % (rb, k * REGION))
+    nres = c.result_dwords()
+    init = [L["w%d" % (8 + j)] for j in range(4)]
+    # Data operands.
+    if c.kind == "atomic":
+        if c.aop in FLOAT_OPS:
+            src = [L["w24"], L["w25"]] if c.wide else [L["w24"]]
+        else:
+            src = [em.addk(L["w0"], key)] + (
+                [em.addk(L["w1"], key)] if c.wide else [])
+        cmp = []
+        if c.aop in ("cmpswap", "cmpst", "mskor"):
+            if c.aop == "mskor":
+                cmp = [L["w4"]]
+            else:
+                cmp = [em.addk(L["w4"], key)] + (
+                    [em.addk(L["w5"], key)] if c.wide else [])
+        data_words = src + cmp
+    elif c.kind == "store":
+        data_words = [L["w%d" % (8 + j)] for j in range(c.elem[1])]
+    else:
+        data_words = []
+    nd = len(data_words)
+    off = c.imm
+    t_off = L["tb"] if (c.kind != "atomic" and c.elem[0] == 1) else \
+        L["ts"] if (c.kind != "atomic" and c.elem[0] == 2) else L["slot"]
+    if c.fam in ("global", "flat"):
+        return gen_flat(em, c, arch, rb, t_off, data_words, init, nres)
+    if c.fam == "scratch":
+        p_off = L["ptb"] if c.elem[0] == 1 else \
+            L["pts"] if c.elem[0] == 2 else L["pslot"]
+        return gen_scratch(em, c, arch, p_off, data_words, init, nres, L)
+    if c.fam == "buffer":
+        return gen_buffer(em, c, arch, rb, t_off, data_words, init, nres, L)
+    raise ValueError(c.fam)
+    _ = (nd, off)
+
+
+def cache_bits(c, arch):
+    return " " + sc0(arch) if (c.kind == "atomic" and c.rtn) else ""
+
+
+def gen_flat(em, c, arch, rb, t_off, data, init, nres):
+    """GLOBAL (vaddr 64-bit, or saddr + 32-bit voffset) and FLAT (64-bit
+    address; global memory here): address = base + offset."""
+    ins, outs = [], []
+    o = 1 if nres else 0
+    if c.mode == "saddr":
+        # The VGPR offset is unsigned: the SGPR base is 4 KiB below the
+        # region so that negative instruction offsets need no negative
+        # VGPR offset.
+        sb = em.tmp()
+        em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i64 -4096"
+                % (sb, rb))
+        ins.append(("v", "i32", em.add(t_off, str(4096 - c.imm))))
+        ins.append(("s", "ptr addrspace(1)", sb))
+        addr, sbase = "$%d" % o, ", $%d" % (o + 1)
+    else:
+        tgt = em.tmp()
+        em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i32 %s"
+                % (tgt, rb, t_off))
+        va = em.tmp()
+        em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i64 %d"
+                % (va, tgt, -c.imm))
+        ins.append(("v", "ptr addrspace(1)", va))
+        addr, sbase = "$%d" % o, ", off"
+    if c.fam == "flat":
+        sbase = ""
+    offs = " offset:%d" % c.imm if c.imm else ""
+    if c.kind == "load":
+        outs.append(("=v", vty(c.elem[1])))
+        ins.append(("0", vty(c.elem[1]), em.vec(init[:c.elem[1]])))
+        text = "%s $0, %s%s%s" % (c.mnem, addr, sbase, offs)
+    else:
+        dv = "$%d" % (o + len(ins))
+        ins.append(("v", vty(len(data)), em.vec(data)))
+        if c.kind == "atomic" and c.rtn:
+            outs.append(("=&v", vty(nres)))
+            text = "%s $0, %s, %s%s%s" % (c.mnem, addr, dv, sbase, offs)
+        else:
+            text = "%s %s, %s%s%s" % (c.mnem, addr, dv, sbase, offs)
+        text += cache_bits(c, arch)
+    c.text = text
+    res = asm_call(em, "s_nop 7\n" + text + WAIT, outs, ins, case=c)
+    return (res[0] if res else None), nres, None
+
+
+def gen_scratch(em, c, arch, t_off, data, init, nres, L):
+    """Scratch: each lane's private memory. Modes: vaddr (address = vaddr
+    + offset), saddr (saddr + offset), sv (vaddr + saddr + offset), st
+    (offset only). The uniform modes put every lane at the same private
+    offset, c.extra["ptgt"]."""
+    outs, ins = [], []
+    o = 1 if c.kind == "load" else 0
+    mode = c.mode
+    imm = c.imm
+    if mode == "vaddr":
+        va = em.add(t_off, str(PBASE_OFF - imm))
+        ins.append(("v", "i32", va))
+        addr = ["$%d" % o, "off"]
+    elif mode == "saddr":
+        ins.append(("s", "i32", str(c.extra["ptgt"] - imm)))
+        addr = ["off", "$%d" % o]
+    elif mode == "sv":
+        va = em.add(t_off, str(PBASE_OFF - imm - c.extra["sval"]))
+        ins.append(("v", "i32", va))
+        ins.append(("s", "i32", str(c.extra["sval"])))
+        addr = ["$%d" % o, "$%d" % (o + 1)]
+    else:  # st
+        imm = c.extra["ptgt"]
+        addr = ["off", "off"]
+    nxt = o + len(ins)
+    offs = " offset:%d" % imm if imm else ""
+    if c.kind == "load":
+        outs.append(("=v", vty(c.elem[1])))
+        ins.append(("0", vty(c.elem[1]), em.vec(init[:c.elem[1]])))
+        text = "%s $0, %s, %s%s" % (c.mnem, addr[0], addr[1], offs)
+    else:
+        ins.append(("v", vty(len(data)), em.vec(data)))
+        text = "%s %s, $%d, %s%s" % (c.mnem, addr[0], nxt, addr[1], offs)
+    c.text = text
+    res = asm_call(em, "s_nop 7\n" + text + WAIT, outs, ins, case=c)
+    if c.kind == "store":
+        # Read back the aligned 16 bytes the store went to.
+        if mode in ("vaddr", "sv"):
+            b = em.add(L["pslot"], str(PBASE_OFF))
+            bi = em.tmp()
+            em.emit("%s = lshr i32 %s, 2" % (bi, b))
+        else:
+            bi = str((c.extra["ptgt"] & ~15) // 4)
+        ws = []
+        for j in range(4):
+            q = em.add(bi, str(j))
+            g = em.tmp()
+            em.emit("%s = getelementptr i32, ptr addrspace(5) %%priv, i32 %s"
+                    % (g, q))
+            v = em.tmp()
+            em.emit("%s = load volatile i32, ptr addrspace(5) %s" % (v, g))
+            ws.append(v)
+        return em.vec(ws), 4, None
+    return (res[0] if res else None), nres, None
+
+
+def scratch_block(c, i, lin):
+    if c.mode in ("vaddr", "sv"):
+        return PBASE_OFF + (lin[i][12] & 112)
+    return c.extra["ptgt"] & ~15
+
+
+def gen_buffer(em, c, arch, rb, t_off, data, init, nres, L):
+    """MUBUF: descriptor base = region - soffset - (idxen: imm), stride 16
+    for idxen forms; num_records c.nr."""
+    mode = c.mode  # offen | idxen | bothen | offset
+    stride = 16 if mode in ("idxen", "bothen") else 0
+    soff = c.soff
+    ri = em.tmp()
+    em.emit("%s = ptrtoint ptr addrspace(1) %s to i64" % (ri, rb))
+    b = em.tmp()
+    em.emit("%s = sub i64 %s, %d" % (b, ri, soff))
+    lo, hi = em.tmp(), em.tmp()
+    em.emit("%s = trunc i64 %s to i32" % (lo, b))
+    t = em.tmp()
+    em.emit("%s = lshr i64 %s, 32" % (t, b))
+    em.emit("%s = trunc i64 %s to i32" % (hi, t))
+    hi2 = em.tmp()
+    em.emit("%s = or i32 %s, %d" % (hi2, hi, stride << 16))
+    rs = em.vec([lo, hi2, str(sext(c.nr, 32)), str(0x00027000)])
+    outs, ins = [], []
+    offs = " offset:%d" % c.imm if c.imm else ""
+    # Lane address parts.
+    vs = []
+    if mode == "offen":
+        vs = [em.add(t_off, str(-c.imm))]
+    elif mode == "idxen":
+        vs = [L["slotidx"]]
+    elif mode == "bothen":
+        # voffset = target - slot - imm (the sub-dword part)
+        d = em.tmp()
+        em.emit("%s = sub i32 %s, %s" % (d, t_off, L["slot"]))
+        vs = [L["slotidx"], em.add(d, str(-c.imm))]
+    rtn = c.kind == "atomic" and c.rtn
+    o = 1 if (c.kind == "load" or rtn) else 0
+    # Operand order: [vdata], [vaddr], srsrc, soffset
+    n = o
+    if c.kind == "load":
+        outs.append(("=v", vty(c.elem[1])))
+        vd = "$0"
+    elif rtn:
+        outs.append(("=v", vty(nres)))
+        vd = "$0"
+    else:
+        vd = "$%d" % n
+        ins.append(("v", vty(len(data)), em.vec(data)))
+        n += 1
+    if vs:
+        ins.append(("v", vty(len(vs)), em.vec(vs)))
+        va = "$%d" % n
+        n += 1
+    else:
+        va = "off"
+    ins.append(("s", "<4 x i32>", rs))
+    sr = "$%d" % n
+    n += 1
+    sval = str(soff)
+    if mode == "offset" and c.kind != "load":
+        sval = em.add(L["g16"], str(soff))
+    if sval != "0":
+        ins.append(("s", "i32", sval))
+        so = "$%d" % n
+        n += 1
+    else:
+        so = "0"
+    if c.kind == "load":
+        ins.append(("0", vty(c.elem[1]), em.vec(init[:c.elem[1]])))
+    elif rtn:
+        ins.append(("0", vty(len(data)), em.vec(data)))
+    flags = {"offen": " offen", "idxen": " idxen", "bothen": " idxen offen",
+             "offset": ""}[mode]
+    text = "%s %s, %s, %s, %s%s%s%s" % (c.mnem, vd, va, sr, so, flags, offs,
+                                        cache_bits(c, arch))
+    pre = ""
+    post = ""
+    clob = ""
+    if mode == "offset" and c.kind != "load":
+        # Every lane would hit the same address: only lane 0 of each wave.
+        pre = "s_mov_b64 s[40:41], exec\ns_mov_b64 exec, 1\n"
+        post = "\ns_mov_b64 exec, s[40:41]"
+        clob = ",~{s40},~{s41}"
+    c.text = text
+    res = asm_call(em, pre + "s_nop 7\n" + text + WAIT + post, outs, ins,
+                   clob, case=c)
+    if rtn and nres < len(data):
+        # The returned value occupies the first dwords of vdata.
+        r = res[0]
+        if nres == 1:
+            r = em.extract(r, len(data), 0)
+        else:
+            r = em.vec([em.extract(r, len(data), j) for j in range(nres)])
+        return r, nres, None
+    return (res[0] if res else None), nres, None
+
+
+# ----------------------------------------------------------------------
+# Case lists
+# ----------------------------------------------------------------------
+
+def flat_cases(arch):
+    out = []
+    imms_g = [0, 8, -8, 4092, -4096]
+    imms_f = [0, 8, 4092]
+    for fam, imms in (("global", imms_g), ("flat", imms_f)):
+        modes = ("vaddr", "saddr") if fam == "global" else ("vaddr",)
+        for mode in modes:
+            for j, (sfx, e) in enumerate(sorted(LOADS.items())):
+                out.append(Case(fam, "%s_load_%s" % (fam, sfx), "load",
+                                elem=e, mode=mode,
+                                imm=imms[j % len(imms)]))
+            for j, (sfx, e) in enumerate(sorted(STORES.items())):
+                out.append(Case(fam, "%s_store_%s" % (fam, sfx), "store",
+                                elem=e, mode=mode,
+                                imm=imms[(j + 2) % len(imms)]))
+            ats = [(a, w) for a in VMEM_ATOMICS for w in (False, True)]
+            ats += [("add_f64", True), ("min_f64", True), ("max_f64", True)]
+            if arch == "gfx942" or fam == "global":
+                ats += [("add_f32", False), ("pk_add_f16", False)]
+            if arch == "gfx942" or fam == "global":
+                ats += [("pk_add_bf16", False)]
+            for j, (a, w) in enumerate(ats):
+                name = "%s_atomic_%s%s" % (fam, a, "_x2" if w and
+                                           a not in FLOAT_OPS else "")
+                for rtn in (False, True):
+                    out.append(Case(fam, name, "atomic", aop=a, wide=w,
+                                    rtn=rtn, mode=mode,
+                                    imm=imms[(j + rtn) % len(imms)]))
+    return out
+
+
+def scratch_cases(arch):
+    out = []
+    modes = ["vaddr", "saddr"] + (["sv", "st"] if arch == "gfx942" else [])
+    imms = [0, 8, -8, 32]
+    for mode in modes:
+        for j, (sfx, e) in enumerate(sorted(STORES.items())):
+            out.append(Case("scratch", "scratch_store_%s" % sfx, "store",
+                            elem=e, mode=mode, imm=imms[j % len(imms)]))
+        for j, (sfx, e) in enumerate(sorted(LOADS.items())):
+            out.append(Case("scratch", "scratch_load_%s" % sfx, "load",
+                            elem=e, mode=mode, imm=imms[(j + 1) % len(imms)]))
+    return out
+
+
+def buffer_variants(mode, size, j, oob_ok):
+    """(imm, soffset, num_records) of the j-th case of a mode. Inside a
+    slot (idxen, offset-only) the offset keeps the access in the slot."""
+    if mode == "offen":
+        vs = [(0, 0, BIGNR), (12, 64, BIGNR), (2048, 0, BIGNR)]
+        if oob_ok:
+            vs.append((0, 0, REGION - 16 * 37 - 8))
+    elif mode == "bothen":
+        vs = [(0, 0, BIGNR), (0, 64, BIGNR)]
+    else:
+        al = min(size, 4)
+        vs = [(imm, so, BIGNR) for imm in (0, 4, 8, 12) for so in (0, 64)
+              if imm + size <= 16 and imm % al == 0]
+    return vs[j % len(vs)]
+
+
+def buffer_cases(arch):
+    out = []
+    for mode in ("offen", "idxen", "bothen", "offset"):
+        def mk(name, kind, j, oob_ok=True, **kw):
+            size = 8 if kw.get("wide") else 4 if kind == "atomic" else \
+                elem_size(kw["elem"])
+            imm, so, nr = buffer_variants(mode, size, j, oob_ok)
+            out.append(Case("buffer", name, kind, mode=mode, imm=imm,
+                            soff=so, nr=nr, **kw))
+        for j, (sfx, e) in enumerate(sorted(LOADS.items())):
+            mk("buffer_load_%s" % sfx, "load", j, elem=e)
+        for j, (sfx, e) in enumerate(sorted(STORES.items())):
+            mk("buffer_store_%s" % sfx, "store", j + 1, elem=e)
+        ats = [(a, w) for a in VMEM_ATOMICS for w in (False, True)]
+        ats += [("add_f64", True), ("min_f64", True), ("max_f64", True),
+                ("add_f32", False), ("pk_add_f16", False)]
+        for j, (a, w) in enumerate(ats):
+            name = "buffer_atomic_%s%s" % (a, "_x2" if w and a not in
+                                           FLOAT_OPS else "")
+            for rtn in (False, True):
+                # The value an out-of-range atomic returns is not
+                # documented: only the non-returning forms go out of range.
+                mk(name, "atomic", 2 * j + rtn, oob_ok=not rtn, aop=a,
+                   wide=w, rtn=rtn)
+    return out
+
+
+# ----------------------------------------------------------------------
+# The model
+# ----------------------------------------------------------------------
+
+def buffer_lane(c, i, lin):
+    """(byte offset in the region, offset checked against num_records) of
+    lane i, or None when the lane does not access (offset-only stores)."""
+    slot, sub = lin[i][12], lin[i][13]
+    tgt = lane_target(c, i, lin)
+    if c.mode == "offset":
+        g = i // 64
+        if c.kind != "load" and i % 64:
+            return None
+        _ = g
+        return c.imm, c.imm
+    if c.mode == "offen":
+        return tgt, tgt  # voffset + imm = target (base = region - soffset)
+    if c.mode == "idxen":
+        # index * 16 + inst_offset
+        return slot + c.imm, slot + c.imm
+    # bothen: index * 16 + voffset + imm = target
+    return tgt, tgt
+    _ = sub
+
+
+def in_range(off, size, nr):
+    return off + size <= nr
+
+
+def model(cases, lin, P, arch):
+    """Applies every case in order. Returns (mem, results, ldsback):
+    results[k][i] is the list of result dwords."""
+    mem = bytearray()
+    for c in cases:
+        key = keyof(c)
+        mem += b"".join(struct.pack("<I", region_word(c.index, j, P, key))
+                        for j in range(REGION // 4))
+    priv = [priv_init(lin[i]) for i in range(N)]
+    results = {}
+    for c in cases:
+        k = c.index
+        key = keyof(c)
+        base = k * REGION
+        res = [None] * N
+        nres = c.result_dwords()
+        for i in range(N):
+            w = lin[i]
+            init = [w[8 + j] for j in range(4)]
+            if c.kind == "atomic":
+                if c.aop in FLOAT_OPS:
+                    src = w[24] | (w[25] << 32 if c.wide else 0)
+                else:
+                    src = (w[0] + key) & M32
+                    if c.wide:
+                        src |= ((w[1] + key) & M32) << 32
+                cmp = 0
+                if c.aop in ("cmpswap",):
+                    cmp = (w[4] + key) & M32
+                    if c.wide:
+                        cmp |= ((w[5] + key) & M32) << 32
+                data = [src & M32, src >> 32, cmp & M32, cmp >> 32]
+                if c.wide:
+                    dreg = [src & M32, src >> 32] + (
+                        [cmp & M32, cmp >> 32] if c.aop == "cmpswap" else [])
+                else:
+                    dreg = [src & M32] + ([cmp] if c.aop == "cmpswap" else [])
+            else:
+                data = [w[8 + j] for j in range(4)]
+            # Where the lane accesses.
+            if c.fam in ("global", "flat"):
+                acc = [(mem, base + lane_target(c, i, lin))]
+                size = c.data_bytes()
+                chunks = None
+            elif c.fam == "scratch":
+                if c.mode in ("saddr", "st"):
+                    po = c.extra["ptgt"]
+                else:
+                    po = PBASE_OFF + (lin[i][12] & 112) + \
+                        lane_target(c, i, lin) - lin[i][12]
+                acc = [(priv[i], po)]
+                size = c.data_bytes()
+                chunks = None
+            elif c.fam == "buffer":
+                bl = buffer_lane(c, i, lin)
+                if bl is None:
+                    acc = []
+                    size = 0
+                else:
+                    off, chk = bl
+                    size = c.data_bytes()
+                    if c.mode == "offset":
+                        g = i // 64
+                        # soffset is the wave's slot: 16 * group
+                        off = chk = c.imm + 16 * g if c.kind != "load" \
+                            else c.imm
+                    acc = [(mem, base + off, chk)]
+            if c.fam != "buffer":
+                acc = [(m, o, None) for m, o in acc]
+            if not acc:
+                res[i] = init[:nres] if c.kind == "load" else (
+                    dreg[:nres] if c.kind == "atomic" else [])
+                continue
+            m, o, chk = acc[0]
+            if c.kind == "load":
+                if chk is None or c.elem[0] != 4:
+                    if chk is not None and not in_range(chk, size, c.nr):
+                        bts = bytes(size)
+                    else:
+                        bts = bytes(m[o:o + size])
+                else:
+                    bts = b"".join(
+                        bytes(m[o + 4 * j:o + 4 * j + 4])
+                        if in_range(chk + 4 * j, 4, c.nr) else bytes(4)
+                        for j in range(c.elem[1]))
+                res[i] = load_value(bts, c.elem, init)
+            elif c.kind == "store":
+                bts = store_bytes(c.elem, data)
+                if chk is None or c.elem[0] != 4:
+                    if chk is None or in_range(chk, size, c.nr):
+                        m[o:o + len(bts)] = bts
+                else:
+                    for j in range(c.elem[1]):
+                        if in_range(chk + 4 * j, 4, c.nr):
+                            m[o + 4 * j:o + 4 * j + 4] = bts[4 * j:4 * j + 4]
+                res[i] = []
+                if c.fam == "scratch":
+                    b = scratch_block(c, i, lin)
+                    res[i] = list(struct.unpack("<4I", bytes(m[b:b + 16])))
+            else:
+                nb = 8 if c.wide else 4
+                if chk is not None and not in_range(chk, nb, c.nr):
+                    # Out of range: nothing written, zero returned.
+                    res[i] = [0] * nres
+                    continue
+                old = int.from_bytes(m[o:o + nb], "little")
+                new = atomic(c.aop, old, src, cmp, c.wide)
+                m[o:o + nb] = new.to_bytes(nb, "little")
+                res[i] = [old & M32, old >> 32][:nres]
+        results[k] = res
+    return mem, results
+
+
+PBASE_OFF = 64  # lane targets in private memory start here
+
+
+def priv_key(j):
+    return (j * 0x9E3779B9) & M32
+
+
+def priv_init(w):
+    return bytearray(b"".join(struct.pack("<I", w[16 + j % 16] ^ priv_key(j))
+                              for j in range(PRIV // 4)))
+
+
+# ----------------------------------------------------------------------
+# Inputs
+# ----------------------------------------------------------------------
+
+def make_inputs(seed):
+    rnd = random.Random(seed)
+    P = [friendly_word(rnd) for _ in range(REGION // 4)]
+    perm = list(range(SLOTS))
+    rnd.shuffle(perm)
+    lin = []
+    for i in range(N):
+        slot = perm[i] * 16
+        pw = P[slot // 4:slot // 4 + 4]
+        c = i & 3
+        if c == 0:
+            src = list(pw)
+        elif c == 1:
+            src = [(x + 1) & M32 for x in pw]
+        elif c == 2:
+            src = [(x - 1) & M32 for x in pw]
+        else:
+            src = [rnd.choice(EDGES) if rnd.random() < 0.5
+                   else rnd.getrandbits(32) for _ in range(4)]
+        cmp = list(pw) if (i >> 2) & 1 == 0 else [rnd.getrandbits(32)
+                                                  for _ in range(4)]
+        data = [rnd.choice(EDGES) if rnd.random() < 0.25
+                else rnd.getrandbits(32) for _ in range(4)]
+        w = src + cmp + data + [slot, rnd.randrange(4), rnd.getrandbits(32),
+                                0]
+        w += [rnd.getrandbits(32) for _ in range(8)]
+        w += [friendly_word(rnd) for _ in range(4)]
+        w += [rnd.getrandbits(32) for _ in range(LW - len(w))]
+        lin.append(w)
+    return P, lin
+
+
+# ----------------------------------------------------------------------
+# Kernel
+# ----------------------------------------------------------------------
+
+def kernel_ir(cases, arch, scratch):
+    em = Emitter(arch)
+    lines = ['target triple = "amdgcn-amd-amdhsa"',
+             "declare i32 @llvm.amdgcn.workitem.id.x()",
+             "declare i32 @llvm.amdgcn.workgroup.id.x()",
+             "define amdgpu_kernel void @k(ptr addrspace(1) %out, "
+             "ptr addrspace(1) %lin, ptr addrspace(1) %mem) #0 {"]
+    em.emit("%tid = call i32 @llvm.amdgcn.workitem.id.x()")
+    em.emit("%grp = call i32 @llvm.amdgcn.workgroup.id.x()")
+    em.emit("%g64 = mul i32 %grp, 64")
+    em.emit("%i = add i32 %g64, %tid")
+    em.emit("%g16 = mul i32 %grp, 16")
+    em.emit("%%lb = mul i32 %%i, %d" % LW)
+    L = {}
+    for j in range(LW):
+        em.emit("%%lp%d = add i32 %%lb, %d" % (j, j))
+        em.emit("%%lg%d = getelementptr i32, ptr addrspace(1) %%lin, i32 "
+                "%%lp%d" % (j, j))
+        em.emit("%%w%d = load volatile i32, ptr addrspace(1) %%lg%d"
+                % (j, j))
+        L["w%d" % j] = "%%w%d" % j
+    L["slot"] = "%w12"
+    L["g16"] = "%g16"
+    em.emit("%tb = add i32 %w12, %w13")
+    em.emit("%s2 = and i32 %w13, 2")
+    em.emit("%ts = add i32 %w12, %s2")
+    em.emit("%slotidx = lshr i32 %w12, 4")
+    L["tb"], L["ts"], L["slotidx"] = "%tb", "%ts", "%slotidx"
+    # Private target (scratch): bits 4-6 of the slot plus the sub offset.
+    em.emit("%pslot = and i32 %w12, 112")
+    em.emit("%ptb = add i32 %pslot, %w13")
+    em.emit("%pts = add i32 %pslot, %s2")
+    L["pslot"], L["ptb"], L["pts"] = "%pslot", "%ptb", "%pts"
+    if scratch:
+        em.emit("%priv = alloca [64 x i32], align 16, addrspace(5)")
+        em.emit("%pv = ptrtoint ptr addrspace(5) %priv to i32")
+        # Known private content: word j = w[16 + j % 16] ^ j * 0x9E3779B9.
+        for j in range(PRIV // 4):
+            x = em.tmp()
+            em.emit("%s = xor i32 %%w%d, %d" % (x, 16 + j % 16,
+                                                sext(priv_key(j), 32)))
+            q = em.tmp()
+            em.emit("%s = getelementptr i32, ptr addrspace(5) %%priv, i32 %d"
+                    % (q, j))
+            em.emit("store volatile i32 %s, ptr addrspace(5) %s" % (x, q))
+    res_info = []
+    for c in cases:
+        r, n, _ = gen_case(em, c, arch, L)
+        res_info.append((r, n))
+        if r is None:
+            continue
+        for j in range(n):
+            x = em.extract(r, n, j)
+            q = em.tmp()
+            em.emit("%s = mul i32 %%i, %d" % (q, OUTW))
+            q2 = em.add(q, str(c.index * N * OUTW + j))
+            p = em.tmp()
+            em.emit("%s = getelementptr i32, ptr addrspace(1) %%out, i32 %s"
+                    % (p, q2))
+            em.emit("store volatile i32 %s, ptr addrspace(1) %s" % (x, p))
+    if scratch:
+        # The private base the model assumes: checked after the run.
+        p = em.tmp()
+        em.emit("%s = getelementptr i32, ptr addrspace(1) %%out, i32 %d"
+                % (p, len(cases) * N * OUTW))
+        em.emit("store volatile i32 %pv, ptr addrspace(1) " + p)
+    em.emit("ret void")
+    feats = ""
+    if scratch and arch == "gfx90a":
+        feats = ' "target-features"="+enable-flat-scratch"'
+    return "\n".join(lines + em.lines + [
+        "}", 'attributes #0 = { "amdgpu-flat-work-group-size"="64,64"%s }'
+        % feats]) + "\n"
+
+
+def spec(ncases, extra):
+    return "\n".join([
+        "asmevo-launch: 1", "buffers:",
+        "  out: {type: u32, count: %d, role: out, init: zeros}"
+        % (ncases * N * OUTW + extra),
+        "  lin: {type: u32, count: %d, role: in}" % (N * LW),
+        "  mem: {type: u32, count: %d, role: inout}" % (ncases * REGION // 4),
+        "kernel: k", "grid: [%d]" % (N // 64), "block: [64]",
+        "args: [out, lin, mem]"]) + "\n"
+
+
+# ----------------------------------------------------------------------
+# Assembly check: drop the forms the target's assembler rejects
+# ----------------------------------------------------------------------
+
+def concrete(text):
+    """The asm text with operands replaced by registers of plausible width
+    (only to ask the assembler whether the form exists)."""
+    return text
+
+
+MEM_PREFIX = ("DS_", "GLOBAL_", "BUFFER_", "FLAT_", "SCRATCH_")
+
+
+def text_section(co):
+    """The bytes of the code object's .text (ELF64)."""
+    with open(co, "rb") as f:
+        d = f.read()
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3A)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + j * shentsize)
+            for j in range(shnum)]
+    names = secs[shstrndx][4]
+    for sh in secs:
+        nm = d[names + sh[0]:d.index(b"\0", names + sh[0])]
+        if nm == b".text":
+            return d[sh[4]:sh[4] + sh[5]]
+    raise RuntimeError("%s: no .text" % co)
+
+
+def marked_opcodes(args, co):
+    """MC opcode names of the instructions following each `s_nop 7`, as
+    LLVM's disassembler (llvm-mc -show-inst) names them."""
+    hexs = " ".join("0x%02x" % b for b in text_section(co))
+    p = subprocess.run([args.mc, "-triple=amdgcn-amd-amdhsa",
+                        "-mcpu=" + args.arch, "-disassemble", "-show-inst"],
+                       input=hexs, capture_output=True, text=True)
+    seq = re.findall(r"^\t(\S[^;\n]*?)\s*; <MCInst #\d+ (\w+)", p.stdout,
+                     re.M)
+    return [n for (pt, _), (_, n) in zip(seq, seq[1:])
+            if re.match(r"s_nop 7$", pt.strip())]
+
+
+def norm(mc):
+    """GLOBAL_LOAD_DWORD_SADDR_vi -> global_load_dword (the mnemonic)."""
+    n = strip_subtarget(mc)
+    for s in ("_agpr", "_vi", "_gfx90a", "_gfx940"):
+        if n.endswith(s):
+            n = n[:-len(s)]
+    changed = True
+    while changed:
+        changed = False
+        for s in ("_SADDR", "_RTN", "_OFFEN", "_IDXEN", "_BOTHEN", "_OFFSET",
+                  "_SVS", "_ST", "_VE", "_LDS"):
+            if n.endswith(s):
+                n = n[:-len(s)]
+                changed = True
+    return n.lower()
+
+
+def try_assemble(args, cases, work):
+    """Builds each case's instruction alone (with registers filled in) and
+    returns the cases the assembler accepts for this target."""
+    lines = []
+    for c in cases:
+        lines.append(fill_regs(c))
+    s = os.path.join(work, "forms.s")
+    with open(s, "w") as f:
+        f.write("".join(x + "\n" for x in lines))
+    p = subprocess.run([args.clang, "-target", "amdgcn-amd-amdhsa",
+                        "-mcpu=" + args.arch, "-c", "-x", "assembler", s,
+                        "-o", os.path.join(work, "forms.o")],
+                       capture_output=True, text=True)
+    bad = set()
+    for m in re.finditer(r"forms\.s:(\d+):\d+: error", p.stderr):
+        bad.add(int(m.group(1)) - 1)
+    return [c for j, c in enumerate(cases) if j not in bad], \
+        [(c, lines[j]) for j, c in enumerate(cases) if j in bad]
+
+
+def fill_regs(c):
+    """A stand-alone version of the case's instruction for the assembler:
+    each operand becomes a register of its constraint and width."""
+    regs = []
+    for j, (con, ty) in enumerate(c.opnds):
+        con = con.lstrip("=&")
+        if con.isdigit():
+            regs.append(regs[int(con)])
+            continue
+        n = 2 if ty.startswith("ptr") else 1 if ty == "i32" else \
+            int(re.match(r"<(\d+)", ty).group(1))
+        f = con[0]
+        base = 10 + 8 * j
+        if f == "s":
+            base = (base // 4) * 4
+        regs.append("%s%d" % (f, base) if n == 1 else
+                    "%s[%d:%d]" % (f, base, base + n - 1))
+    return re.sub(r"\$(\d+)", lambda m: regs[int(m.group(1))], c.text)
+
+
+# ----------------------------------------------------------------------
+# Main
+# ----------------------------------------------------------------------
+
+def build_and_run(args, cases, work, scratch):
+    for k, c in enumerate(cases):
+        c.index = k
+    P, lin = make_inputs(args.seed)
+    ir = kernel_ir(cases, args.arch, scratch)
+    ll = os.path.join(work, "k.ll")
+    co = os.path.join(work, "k.co")
+    with open(ll, "w") as f:
+        f.write(ir)
+    run([args.clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=" + args.arch,
+         "-O1", "-nogpulib", ll, "-o", co], "clang")
+    with open(os.path.join(work, "lin.bin"), "wb") as f:
+        for w in lin:
+            f.write(struct.pack("<%dI" % LW, *w))
+    with open(os.path.join(work, "mem.bin"), "wb") as f:
+        for c in cases:
+            key = keyof(c)
+            f.write(b"".join(struct.pack("<I", region_word(c.index, j, P,
+                                                           key))
+                             for j in range(REGION // 4)))
+    extra = 1 if scratch else 0
+    with open(os.path.join(work, "spec.yaml"), "w") as f:
+        f.write(spec(len(cases), extra))
+    od = os.path.join(work, "out")
+    cmd = [os.path.join(args.bin, "asmevo-verify"), "run", co, "--spec",
+           os.path.join(work, "spec.yaml"), "--output-dir", od,
+           "--input", "lin=" + os.path.join(work, "lin.bin"),
+           "--input", "mem=" + os.path.join(work, "mem.bin")]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if "result: clean" not in p.stdout:
+        raise RuntimeError("run not clean:\n" + p.stdout[-3000:] +
+                           p.stderr[-2000:])
+    with open(os.path.join(od, "out.bin"), "rb") as f:
+        ob = f.read()
+    out = struct.unpack("<%dI" % (len(ob) // 4), ob)
+    with open(os.path.join(od, "mem.bin"), "rb") as f:
+        gmem = f.read()
+    if scratch and out[len(cases) * N * OUTW] != 0:
+        raise RuntimeError("the private alloca is at %d, not 0"
+                           % out[len(cases) * N * OUTW])
+    mcs = marked_opcodes(args, co)
+    if len(mcs) != len(cases):
+        raise RuntimeError("%d marked instructions in the kernel, %d cases"
+                           % (len(mcs), len(cases)))
+    mem, results = model(cases, lin, P, args.arch)
+    return compare(args, cases, mcs, out, gmem, mem, results, lin)
+
+
+def compare(args, cases, mcs, out, gmem, mem, results, lin):
+    tested, failed = set(), set()
+    for c, mc in zip(cases, mcs):
+        name = strip_subtarget(mc)
+        if norm(mc) != c.mnem:
+            raise RuntimeError("case %d (%s) became %s" % (c.index, c.text,
+                                                           mc))
+        bad = []
+        nres = c.result_dwords()
+        for i in range(N):
+            want = results[c.index][i]
+            got = [out[(c.index * N + i) * OUTW + j] for j in range(nres)]
+            if got != list(want):
+                bad.append("lane %d: emulator %s model %s" % (
+                    i, " ".join("%#010x" % x for x in got),
+                    " ".join("%#010x" % x for x in want)))
+        lo, hi = c.index * REGION, (c.index + 1) * REGION
+        if gmem[lo:hi] != bytes(mem[lo:hi]):
+            for j in range(lo, hi, 4):
+                if gmem[j:j + 4] != bytes(mem[j:j + 4]):
+                    bad.append("memory +%d: emulator %#010x model %#010x" % (
+                        j - lo, struct.unpack("<I", gmem[j:j + 4])[0],
+                        struct.unpack("<I", bytes(mem[j:j + 4]))[0]))
+                    if len(bad) > 8:
+                        break
+        if bad:
+            failed.add(name)
+            print("FAIL %s %s (%s): %d differences" % (args.arch, c.text, mc,
+                                                       len(bad)))
+            for b in bad[:4]:
+                print("  " + b)
+        else:
+            tested.add(name)
+    return tested, failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--mc", required=True, help="llvm-mc (names opcodes)")
+    ap.add_argument("--arch", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--write-tested")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--only", help="families to run (comma-separated)")
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    groups = [("flat", flat_cases(args.arch), False),
+              ("scratch", scratch_cases(args.arch), True),
+              ("buffer", buffer_cases(args.arch), False)]
+    tested, failed = set(), set()
+    ninst = 0
+    for gname, cases, scratch in groups:
+        if args.only and gname not in args.only.split(","):
+            continue
+        work = os.path.join(args.work, gname)
+        os.makedirs(work, exist_ok=True)
+        if gname == "scratch":
+            for j, c in enumerate(cases):
+                adj = {1: 3, 2: 2}.get(c.elem[0], 0)
+                c.extra["sval"] = 16 * (j % 3)
+                c.extra["ptgt"] = PBASE_OFF + 16 * (j % 8) + adj
+        # Text first (the assembler check needs it), then the real build.
+        for k, c in enumerate(cases):
+            c.index = k
+        kernel_ir(cases, args.arch, scratch)
+        cases, bad = try_assemble(args, cases, work)
+        for c, line in bad:
+            print("skip %s: not accepted by the assembler: %s"
+                  % (args.arch, line))
+        t, f = build_and_run(args, cases, work, scratch)
+        ninst += len(cases)
+        tested |= t
+        failed |= f
+    tested -= failed
+    print("%s: %d instructions, %d opcodes tested, %d failed" % (
+        args.arch, ninst, len(tested), len(failed)))
+    if args.write_tested:
+        with open(args.write_tested, "w") as f:
+            f.write("".join(t + "\n" for t in sorted(tested)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
