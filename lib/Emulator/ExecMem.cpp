@@ -306,6 +306,13 @@ PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
     } else if (!Mixed && Common == Space::Global && MI.Bytes == 4) {
       for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
         unsigned L = __builtin_ctzll(Bits);
+        // Out-of-range buffer lanes (Space::Drop) read 0; Common skips
+        // them, so they can share this path with in-range lanes.
+        if (Uniform == Space::Drop && Sp[L] == Space::Drop) {
+          for (unsigned K = 0; K < MI.Dwords; ++K)
+            Out[K * 64 + L] = 0;
+          continue;
+        }
         const uint8_t *P = cachedGlobal(W, Addr[L], Total, false);
         if (P) {
           for (unsigned K = 0; K < MI.Dwords; ++K)
@@ -692,11 +699,12 @@ void execBuffer(Wave &W, const DInst &I) {
         Partial = true;
     }
     if (Partial) {
-      // Single dwords with their own range check, in one operation.
+      // Loads: single dwords with their own range check, in one
+      // operation.
       MemInfo One = MI;
       One.Dwords = 1;
       PendingOp *Op = nullptr;
-      for (unsigned K = 0; K < MI.Dwords; ++K) {
+      for (unsigned K = 0; MI.Kind == MK::Load && K < MI.Dwords; ++K) {
         alignas(64) uint64_t A2[64];
         Space S2[64];
         for (unsigned L = 0; L < 64; ++L) {
@@ -707,18 +715,39 @@ void execBuffer(Wave &W, const DInst &I) {
                       : Space::Drop;
         }
         bool Last = K + 1 == MI.Dwords;
-        if (MI.Kind == MK::Load) {
-          Op = access(W, I, One, A2, S2, Mask, nullptr, PendingOp::VM, false,
-                      Space::Drop, Op, K, Last);
-          Op->DstCount = uint8_t(MI.Dwords);
-        } else {
-          Operand D = *Data;
-          D.Reg = uint16_t(D.Reg + K);
-          D.Width = 1;
-          Op = access(W, I, One, A2, S2, Mask, &D, PendingOp::VM, false,
-                      Space::Drop, Op, 0, Last);
-        }
+        Op = access(W, I, One, A2, S2, Mask, nullptr, PendingOp::VM, false,
+                    Space::Drop, Op, K, Last);
+        Op->DstCount = uint8_t(MI.Dwords);
       }
+      if (MI.Kind == MK::Load)
+        return;
+      // Stores: the in-range dwords of a lane are a prefix of its data.
+      // One write per lane (the operation holds at most two per lane):
+      // the lanes with K in-range dwords store K dwords.
+      uint64_t ByCount[5] = {0, 0, 0, 0, 0};
+      for (unsigned L = 0; L < 64; ++L) {
+        if (!((Mask >> L) & 1) || Sp[L] != Space::Global)
+          continue;
+        uint64_t Off = Addr[L] - Base - SOffset;
+        unsigned K = 0;
+        while (K < MI.Dwords && Off + 4 * K + 4 <= NumRecords)
+          ++K;
+        ByCount[K] |= 1ull << L;
+      }
+      Op = W.newOp();
+      Op->T = PendingOp::Store;
+      Op->Counters = PendingOp::VM;
+      Op->Inst = I.Index;
+      Op->Exec = Mask;
+      for (unsigned K = 1; K <= MI.Dwords; ++K) {
+        if (!ByCount[K])
+          continue;
+        MemInfo Part = MI;
+        Part.Dwords = uint8_t(K);
+        access(W, I, Part, Addr, Sp, ByCount[K], Data, PendingOp::VM, false,
+               Space::Drop, Op, 0, /*Issue=*/false);
+      }
+      W.M->issue(W, Op);
       return;
     }
   }

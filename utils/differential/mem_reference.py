@@ -621,7 +621,8 @@ def gen_buffer(em, c, arch, rb, t_off, data, init, nres, L):
         outs.append(("=v", vty(c.elem[1])))
         vd = "$0"
     elif rtn:
-        outs.append(("=v", vty(nres)))
+        # vdata is also the destination: as wide as the data.
+        outs.append(("=v", vty(len(data))))
         vd = "$0"
     else:
         vd = "$%d" % n
@@ -729,8 +730,6 @@ def buffer_variants(mode, size, j, oob_ok):
     slot (idxen, offset-only) the offset keeps the access in the slot."""
     if mode == "offen":
         vs = [(0, 0, BIGNR), (12, 64, BIGNR), (2048, 0, BIGNR)]
-        if oob_ok:
-            vs.append((0, 0, REGION - 16 * 37 - 8))
     elif mode == "bothen":
         vs = [(0, 0, BIGNR), (0, 64, BIGNR)]
     else:
@@ -746,9 +745,15 @@ def buffer_cases(arch):
         def mk(name, kind, j, oob_ok=True, **kw):
             size = 8 if kw.get("wide") else 4 if kind == "atomic" else \
                 elem_size(kw["elem"])
-            imm, so, nr = buffer_variants(mode, size, j, oob_ok)
+            imm, so, nr = buffer_variants(mode, size, j, False)
             out.append(Case("buffer", name, kind, mode=mode, imm=imm,
                             soff=so, nr=nr, **kw))
+            if mode == "offen" and oob_ok:
+                # Lanes past num_records (and, for x2..x4, one slot with
+                # two dwords in range).
+                out.append(Case("buffer", name, kind, mode=mode, imm=4 *
+                                (j % 2) if size <= 4 else 0, soff=0,
+                                nr=REGION - 16 * 37 - 8, **kw))
         for j, (sfx, e) in enumerate(sorted(LOADS.items())):
             mk("buffer_load_%s" % sfx, "load", j, elem=e)
         for j, (sfx, e) in enumerate(sorted(STORES.items())):
