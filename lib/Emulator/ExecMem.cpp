@@ -1149,7 +1149,7 @@ void emu::registerDS(SemRegistry &R) {
       {"MAX_U64", AOp::UMax}, {"ADD_U64", AOp::Add}, {"SUB_U64", AOp::Sub},
       {"AND_B64", AOp::And}, {"OR_B64", AOp::Or}, {"XOR_B64", AOp::Xor},
       {"INC_U64", AOp::Inc}, {"DEC_U64", AOp::Dec},
-      {"WRXCHG_RTN_B64", AOp::Swap},
+      {"WRXCHG_B64", AOp::Swap},
   };
   for (const DSA &A : DsAtomics) {
     std::string Base = A.N;
@@ -1162,8 +1162,12 @@ void emu::registerDS(SemRegistry &R) {
       MI.Wide = Wide;
       R.add(Name, SemEntry{execDS, info(MI), FIsDS | (Rtn ? FRtn : 0u)});
     };
+    // The exchange exists only in its returning form (DS_WRXCHG_RTN_B32,
+    // DS_WRXCHG_RTN_B64).
+    bool RtnOnly = A.Op == AOp::Swap;
     if (StringRef(Base).contains('_')) {
-      Reg("DS_" + Base, false);
+      if (!RtnOnly)
+        Reg("DS_" + Base, false);
       StringRef B(Base);
       auto [Op, Ty] = B.rsplit('_');
       Reg(("DS_" + Op + "_RTN_" + Ty).str(), true);
@@ -1173,7 +1177,8 @@ void emu::registerDS(SemRegistry &R) {
                         A.Op == AOp::Dec)
                            ? "U32"
                            : "B32";
-      Reg("DS_" + Base + "_" + Ty, false);
+      if (!RtnOnly)
+        Reg("DS_" + Base + "_" + Ty, false);
       Reg("DS_" + Base + "_RTN_" + Ty, true);
     }
   }

@@ -291,6 +291,8 @@ class Case:
         self.text = ""
 
     def result_dwords(self):
+        if self.fam == "ds" and self.extra.get("two"):
+            return 2 * self.elem[1] if self.extra.get("read") else 0
         if self.fam == "scratch" and self.kind == "store":
             return 4  # the 16 bytes around the target, read back
         if self.kind == "load":
@@ -429,6 +431,8 @@ WAIT = "\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_nop 1"
 def gen_case(em, c, arch, L):
     """Emits case c; returns the result value and its dword count (to be
     stored to the output), and an optional LDS read-back value."""
+    if c.fam in ("ds", "dslane"):
+        return gen_ds(em, c, arch, L)
     k = c.index
     key = keyof(c)
     rb = em.tmp()
@@ -468,7 +472,6 @@ def gen_case(em, c, arch, L):
     if c.fam == "buffer":
         return gen_buffer(em, c, arch, rb, t_off, data_words, init, nres, L)
     raise ValueError(c.fam)
-    _ = (nd, off)
 
 
 def cache_bits(c, arch):
@@ -773,6 +776,313 @@ def buffer_cases(arch):
 
 
 # ----------------------------------------------------------------------
+# DS (LDS)
+# ----------------------------------------------------------------------
+# One wave per workgroup; each DS case is one block: every lane writes its
+# 32 initial bytes at 32 * lane, the instruction runs, every lane reads its
+# 32 bytes back (ds_write_b128 / ds_read_b128, outside the marker). So the
+# model starts every case from the same LDS content and sees all of it.
+
+DS_ATOMICS32 = [
+    ("add_u32", "add"), ("sub_u32", "sub"), ("rsub_u32", "rsub"),
+    ("inc_u32", "inc"), ("dec_u32", "dec"), ("min_i32", "smin"),
+    ("max_i32", "smax"), ("min_u32", "umin"), ("max_u32", "umax"),
+    ("and_b32", "and"), ("or_b32", "or"), ("xor_b32", "xor"),
+    ("mskor_b32", "mskor"), ("cmpst_b32", "cmpst"),
+    ("add_f32", "add_f32"), ("min_f32", "min_f32"), ("max_f32", "max_f32"),
+    ("pk_add_f16", "pk_add_f16"), ("pk_add_bf16", "pk_add_bf16"),
+]
+DS_ATOMICS64 = [
+    ("add_u64", "add"), ("sub_u64", "sub"), ("inc_u64", "inc"),
+    ("dec_u64", "dec"), ("min_i64", "smin"), ("max_i64", "smax"),
+    ("min_u64", "umin"), ("max_u64", "umax"), ("and_b64", "and"),
+    ("or_b64", "or"), ("xor_b64", "xor"), ("add_f64", "add_f64"),
+    ("min_f64", "min_f64"), ("max_f64", "max_f64"),
+]
+# (offset field, exec mask) of the cross-lane cases.
+SWIZZLES = [0x80E4, 0x801B, 0x8055, 0x80C6, 0x041F, 0x401F, 0x0078,
+            0x7C00, 0x03E0, 0x1234, 0x2A5F, 0x7FFF, 0x0000]
+PARTIAL = 0xF0F0FF00A5A5FFF7
+
+
+def ds_cases(arch):
+    out = []
+    imms = [0, 8, 40, 1000]
+    for j, (sfx, kind) in enumerate(sorted(DS_LOADS.items())):
+        out.append(Case("ds", "ds_read_" + sfx, "load", elem=LOADS[kind],
+                        imm=imms[j % 4]))
+    for j, (sfx, kind) in enumerate(sorted(DS_STORES.items())):
+        out.append(Case("ds", "ds_write_" + sfx, "store",
+                        elem=STORES[kind], imm=imms[(j + 1) % 4]))
+    for st64 in (False, True):
+        for w in (1, 2):
+            nm = "2st64" if st64 else "2"
+            bits = "b32" if w == 1 else "b64"
+            pairs = [(0, 1), (3, 1), (1, 2)] if w == 2 or st64 else \
+                [(0, 1), (7, 2), (5, 6)]
+            for o0, o1 in pairs:
+                for rd in (True, False):
+                    for ag in ((False, True) if not rd else (False,)):
+                        out.append(Case(
+                            "ds", "ds_%s%s_%s" % ("read" if rd else "write",
+                                                  nm, bits),
+                            "load" if rd else "store",
+                            elem=(4, w, False, 0), two=True, read=rd,
+                            st64=st64, o0=o0, o1=o1, agpr=ag))
+    for wide, table in ((False, DS_ATOMICS32), (True, DS_ATOMICS64)):
+        for j, (sfx, op) in enumerate(table):
+            for rtn in (False, True):
+                nm = "ds_" + sfx if not rtn else \
+                    "ds_%s_rtn_%s" % tuple(sfx.rsplit("_", 1))
+                ags = (False, True) if (rtn or op in ("cmpst", "mskor")) \
+                    else (False,)
+                for ag in ags:
+                    out.append(Case("ds", nm, "atomic", aop=op, wide=wide,
+                                    rtn=rtn, imm=imms[j % 4], agpr=ag))
+    out.append(Case("ds", "ds_wrxchg_rtn_b32", "atomic", aop="swap",
+                    rtn=True, imm=8))
+    out.append(Case("ds", "ds_wrxchg_rtn_b32", "atomic", aop="swap",
+                    rtn=True, imm=0, agpr=True))
+    out.append(Case("ds", "ds_wrxchg_rtn_b64", "atomic", aop="swap",
+                    wide=True, rtn=True, imm=16))
+    out.append(Case("ds", "ds_wrxchg_rtn_b64", "atomic", aop="swap",
+                    wide=True, rtn=True, imm=0, agpr=True))
+    out.append(Case("ds", "ds_nop", "store", elem=None, nop=True))
+    for j, off in enumerate([0, 4, 256, 0xFFFC]):
+        for nm in ("ds_bpermute_b32", "ds_permute_b32"):
+            for ag in (False, True):
+                out.append(Case("dslane", nm, "lane", imm=off, agpr=ag,
+                                exec=PARTIAL if j % 2 else M64))
+    for j, off in enumerate(SWIZZLES):
+        out.append(Case("dslane", "ds_swizzle_b32", "lane", imm=off,
+                        exec=PARTIAL if j % 3 == 1 else M64))
+    return out
+
+
+def ds_slot_addr(c, i, lin):
+    """The address register of lane i (before the instruction offset is
+    added) is this minus the offset; returns the LDS byte address."""
+    w = lin[i]
+    lane = i % 64
+    if c.kind == "atomic":
+        return 32 * lane
+    if c.extra.get("two"):
+        ws = 4 * c.elem[1]
+        if c.extra["st64"]:
+            return w[15] * ws
+        return w[15] * 32
+    nb = elem_size(c.elem)
+    sub = w[13] if nb == 1 else (w[13] & 2) if nb == 2 else 0
+    half = 16 if nb <= 16 and (w[15] & 1) and nb <= 8 else 0
+    return w[15] * 32 + half + sub
+
+
+def gen_ds(em, c, arch, L):
+    f = "a" if c.agpr else "v"
+    init = [L["w%d" % (8 + j)] for j in range(4)]
+    lane32 = em.tmp()
+    em.emit("%s = shl i32 %%tid, 5" % lane32)
+    a0 = em.add(lane32, L["ldsbase"])
+    outs, ins = [], []
+    nres = c.result_dwords()
+    pre, post, clob = "", "", ""
+    ex = c.extra.get("exec", M64)
+    if ex != M64:
+        pre = ("s_mov_b64 s[40:41], exec\ns_mov_b32 exec_lo, %#x\n"
+               "s_mov_b32 exec_hi, %#x\n" % (ex & M32, ex >> 32))
+        post = "\ns_mov_b64 exec, s[40:41]"
+        clob = ",~{s40},~{s41}"
+    # Operands: $0 result (if any), $R0, $R1 read-back, then inputs.
+    if nres:
+        outs.append(("=" + f, vty(nres)))
+    outs.append(("=&v", "<4 x i32>"))
+    outs.append(("=&v", "<4 x i32>"))
+    r0, r1 = "$%d" % (len(outs) - 2), "$%d" % (len(outs) - 1)
+
+    def inp(con, ty, val):
+        ins.append((con, ty, val))
+        return "$%d" % (len(outs) + len(ins) - 1)
+    A = inp("v", "i32", a0)
+    I0 = inp("v", "<4 x i32>", em.vec([L["w%d" % (16 + j)]
+                                       for j in range(4)]))
+    I1 = inp("v", "<4 x i32>", em.vec([L["w%d" % (20 + j)]
+                                       for j in range(4)]))
+    offs = " offset:%d" % c.imm if c.imm else ""
+    if c.fam == "dslane":
+        ad = inp("v", "i32", L["w14"]) if c.mnem != "ds_swizzle_b32" else None
+        d = inp(f, "i32", L["w8"])
+        if c.mnem == "ds_swizzle_b32":
+            text = "%s $0, %s offset:%d" % (c.mnem, d, c.imm)
+        else:
+            text = "%s $0, %s, %s%s" % (c.mnem, ad, d, offs)
+        inp("0", "i32", L["w9"])
+    elif c.extra.get("nop"):
+        text = "ds_nop"
+    else:
+        base = em.tmp()
+        w15 = L["w15"]
+        if c.kind == "atomic":
+            em.emit("%s = add i32 %s, %d" % (base, a0, -c.imm))
+        elif c.extra.get("two"):
+            ws = 4 * c.elem[1]
+            mul = ws if c.extra["st64"] else 32
+            t = em.tmp()
+            em.emit("%s = mul i32 %s, %d" % (t, w15, mul))
+            em.emit("%s = add i32 %s, %s" % (base, t, L["ldsbase"]))
+        else:
+            nb = elem_size(c.elem)
+            t = em.tmp()
+            em.emit("%s = shl i32 %s, 5" % (t, w15))
+            if nb <= 8:
+                h = em.tmp()
+                em.emit("%s = and i32 %s, 1" % (h, w15))
+                h2 = em.tmp()
+                em.emit("%s = shl i32 %s, 4" % (h2, h))
+                t = em.add(t, h2)
+            if nb == 1:
+                t = em.add(t, L["w13"])
+            elif nb == 2:
+                t = em.add(t, "%s2")
+            t = em.add(t, L["ldsbase"])
+            em.emit("%s = add i32 %s, %d" % (base, t, -c.imm))
+        ad = inp("v", "i32", base)
+        if c.kind == "load" and not c.extra.get("two"):
+            text = "%s $0, %s%s" % (c.mnem, ad, offs)
+            inp("0", vty(nres), em.vec(init[:nres]))
+        elif c.extra.get("two"):
+            o = " offset0:%d offset1:%d" % (c.extra["o0"], c.extra["o1"])
+            w = c.elem[1]
+            if c.extra["read"]:
+                text = "%s $0, %s%s" % (c.mnem, ad, o)
+                inp("0", vty(nres), em.vec(init[:nres]))
+            else:
+                d0 = inp(f, vty(w), em.vec([L["w8"], L["w9"]][:w]))
+                d1 = inp(f, vty(w), em.vec([L["w10"], L["w11"]][:w]))
+                text = "%s %s, %s, %s%s" % (c.mnem, ad, d0, d1, o)
+        elif c.kind == "store":
+            d = inp(f, vty(c.elem[1]), em.vec(init[:c.elem[1]]))
+            text = "%s %s, %s%s" % (c.mnem, ad, d, offs)
+        else:
+            w = 2 if c.wide else 1
+            if c.aop in FLOAT_OPS:
+                src = [L["w24"], L["w25"]][:w]
+            else:
+                src = [L["w0"], L["w1"]][:w]
+            ops = []
+            if c.aop in ("cmpst", "mskor"):
+                ops.append(inp(f, vty(w), em.vec([L["w4"], L["w5"]][:w])))
+            ops.append(inp(f, vty(w), em.vec(src)))
+            if c.rtn:
+                text = "%s $0, %s, %s%s" % (c.mnem, ad, ", ".join(ops), offs)
+                inp("0", vty(w), em.vec(init[:w]))
+            else:
+                text = "%s %s, %s%s" % (c.mnem, ad, ", ".join(ops), offs)
+    c.text = text
+    block = ("ds_write_b128 %s, %s\nds_write_b128 %s, %s offset:16\n"
+             "s_waitcnt lgkmcnt(0)\n%ss_nop 7\n%s\ns_waitcnt lgkmcnt(0)%s\n"
+             "ds_read_b128 %s, %s\nds_read_b128 %s, %s offset:16\n"
+             "s_waitcnt lgkmcnt(0)\ns_nop 1"
+             % (A, I0, A, I1, pre, text, post, r0, A, r1, A))
+    res = asm_call(em, block, outs, ins, clob, case=c)
+    # For the assembler check: the instruction alone.
+    c.opnds = [(cn, t) for cn, t in outs] + [(cn, t) for cn, t, _ in ins]
+    r = res[0] if nres else None
+    return r, nres, res[-2:]
+
+
+def swizzle_src(off, lane):
+    if off & 0x8000:  # quad permute: offset[2j+1:2j] selects for lane j
+        return (lane & ~3) | ((off >> (2 * (lane & 3))) & 3)
+    a, o, x = off & 31, (off >> 5) & 31, (off >> 10) & 31
+    return (lane & 32) | ((((lane & 31) & a) | o) ^ x)
+
+
+def model_ds(cases, lin):
+    """Per DS case: (results[i], LDS read-back words[i])."""
+    out = {}
+    for c in cases:
+        res, back = [None] * N, [None] * N
+        nres = c.result_dwords()
+        for g in range(N // 64):
+            lanes = range(64 * g, 64 * g + 64)
+            lds = bytearray(b"".join(struct.pack("<8I", *lin[i][16:24])
+                                     for i in lanes))
+            ex = c.extra.get("exec", M64)
+            act = [(ex >> (i % 64)) & 1 for i in lanes]
+            regs = {}
+            if c.fam == "dslane":
+                data = [lin[i][8] for i in lanes]
+                addr = [lin[i][14] for i in lanes]
+                tmp = [0] * 64
+                if c.mnem == "ds_bpermute_b32":
+                    for l in range(64):
+                        src = (((addr[l] + c.imm) & M32) >> 2) & 63
+                        tmp[l] = data[src] if act[src] else 0
+                elif c.mnem == "ds_permute_b32":
+                    for l in range(64):
+                        if act[l]:
+                            tmp[((addr[l] + c.imm) & M32) >> 2 & 63] = \
+                                data[l]
+                else:
+                    for l in range(64):
+                        src = swizzle_src(c.imm, l)
+                        tmp[l] = data[src] if act[src] else 0
+                for l in range(64):
+                    regs[l] = [tmp[l] if act[l] else lin[64 * g + l][9]]
+            elif c.extra.get("nop"):
+                pass
+            else:
+                for l in range(64):
+                    i = 64 * g + l
+                    w = lin[i]
+                    init = [w[8 + j] for j in range(4)]
+                    a = ds_slot_addr(c, i, lin)
+                    if c.kind == "load" and c.extra.get("two"):
+                        sc = 64 * 4 * c.elem[1] if c.extra["st64"] else \
+                            4 * c.elem[1]
+                        v = []
+                        for o in (c.extra["o0"], c.extra["o1"]):
+                            p = a + o * sc
+                            v += list(struct.unpack(
+                                "<%dI" % c.elem[1],
+                                bytes(lds[p:p + 4 * c.elem[1]])))
+                        regs[l] = v
+                    elif c.kind == "load":
+                        n = elem_size(c.elem)
+                        regs[l] = load_value(bytes(lds[a:a + n]), c.elem,
+                                             init)
+                    elif c.kind == "store" and c.extra.get("two"):
+                        sc = 64 * 4 * c.elem[1] if c.extra["st64"] else \
+                            4 * c.elem[1]
+                        wd = c.elem[1]
+                        for o, d in ((c.extra["o0"], w[8:8 + wd]),
+                                     (c.extra["o1"], w[10:10 + wd])):
+                            p = a + o * sc
+                            lds[p:p + 4 * wd] = struct.pack("<%dI" % wd, *d)
+                    elif c.kind == "store":
+                        bts = store_bytes(c.elem, init)
+                        lds[a:a + len(bts)] = bts
+                    else:
+                        nb = 8 if c.wide else 4
+                        if c.aop in FLOAT_OPS:
+                            src = w[24] | (w[25] << 32 if c.wide else 0)
+                        else:
+                            src = w[0] | (w[1] << 32 if c.wide else 0)
+                        cmp = w[4] | (w[5] << 32 if c.wide else 0)
+                        old = int.from_bytes(lds[a:a + nb], "little")
+                        new = atomic(c.aop, old, src, cmp, c.wide)
+                        lds[a:a + nb] = new.to_bytes(nb, "little")
+                        regs[l] = [old & M32, old >> 32][:nres]
+            for l in range(64):
+                i = 64 * g + l
+                res[i] = regs.get(l, [])[:nres]
+                back[i] = list(struct.unpack("<8I", bytes(
+                    lds[32 * l:32 * l + 32])))
+        out[c.index] = (res, back)
+    return out
+
+
+# ----------------------------------------------------------------------
 # The model
 # ----------------------------------------------------------------------
 
@@ -953,9 +1263,17 @@ def make_inputs(seed):
                                                   for _ in range(4)]
         data = [rnd.choice(EDGES) if rnd.random() < 0.25
                 else rnd.getrandbits(32) for _ in range(4)]
-        w = src + cmp + data + [slot, rnd.randrange(4), rnd.getrandbits(32),
-                                0]
-        w += [rnd.getrandbits(32) for _ in range(8)]
+        if i % 64 == 0:
+            wperm = list(range(64))
+            rnd.shuffle(wperm)
+        # w14: a ds_bpermute address (any 32 bits), w15: the lane's LDS
+        # slot, w16..w23: the lane's initial LDS content (the first four
+        # words are its global slot's, for the atomics' relations).
+        w = src + cmp + data + [slot, rnd.randrange(4),
+                                rnd.choice([rnd.getrandbits(32),
+                                            rnd.randrange(256)]),
+                                wperm[i % 64]]
+        w += list(pw) + [rnd.getrandbits(32) for _ in range(4)]
         w += [friendly_word(rnd) for _ in range(4)]
         w += [rnd.getrandbits(32) for _ in range(LW - len(w))]
         lin.append(w)
@@ -966,9 +1284,11 @@ def make_inputs(seed):
 # Kernel
 # ----------------------------------------------------------------------
 
-def kernel_ir(cases, arch, scratch):
+def kernel_ir(cases, arch, scratch, ds=False):
     em = Emitter(arch)
     lines = ['target triple = "amdgcn-amd-amdhsa"',
+             "@lds = internal addrspace(3) global [4096 x i8] undef, "
+             "align 16",
              "declare i32 @llvm.amdgcn.workitem.id.x()",
              "declare i32 @llvm.amdgcn.workgroup.id.x()",
              "define amdgpu_kernel void @k(ptr addrspace(1) %out, "
@@ -1011,10 +1331,24 @@ def kernel_ir(cases, arch, scratch):
             em.emit("%s = getelementptr i32, ptr addrspace(5) %%priv, i32 %d"
                     % (q, j))
             em.emit("store volatile i32 %s, ptr addrspace(5) %s" % (x, q))
-    res_info = []
+    # The LDS region of the DS cases starts 1 KiB into the allocation, so
+    # that an address minus an instruction offset is never negative.
+    em.emit("%ldsb = add i32 ptrtoint (ptr addrspace(3) @lds to i32), 1024")
+    L["ldsbase"] = "%ldsb"
+    nb = len(cases) * N * OUTW
     for c in cases:
-        r, n, _ = gen_case(em, c, arch, L)
-        res_info.append((r, n))
+        r, n, back = gen_case(em, c, arch, L)
+        for h, v in enumerate(back or []):
+            for j in range(4):
+                x = em.extract(v, 4, j)
+                q = em.tmp()
+                em.emit("%s = mul i32 %%i, %d" % (q, LDSW))
+                q2 = em.add(q, str(nb + c.index * N * LDSW + 4 * h + j))
+                p = em.tmp()
+                em.emit("%s = getelementptr i32, ptr addrspace(1) %%out, "
+                        "i32 %s" % (p, q2))
+                em.emit("store volatile i32 %s, ptr addrspace(1) %s"
+                        % (x, p))
         if r is None:
             continue
         for j in range(n):
@@ -1155,11 +1489,11 @@ def fill_regs(c):
 # Main
 # ----------------------------------------------------------------------
 
-def build_and_run(args, cases, work, scratch):
+def build_and_run(args, cases, work, scratch, ds=False):
     for k, c in enumerate(cases):
         c.index = k
     P, lin = make_inputs(args.seed)
-    ir = kernel_ir(cases, args.arch, scratch)
+    ir = kernel_ir(cases, args.arch, scratch, ds)
     ll = os.path.join(work, "k.ll")
     co = os.path.join(work, "k.co")
     with open(ll, "w") as f:
@@ -1176,6 +1510,8 @@ def build_and_run(args, cases, work, scratch):
                                                            key))
                              for j in range(REGION // 4)))
     extra = 1 if scratch else 0
+    if ds:
+        extra = len(cases) * N * LDSW
     with open(os.path.join(work, "spec.yaml"), "w") as f:
         f.write(spec(len(cases), extra))
     od = os.path.join(work, "out")
@@ -1199,11 +1535,17 @@ def build_and_run(args, cases, work, scratch):
     if len(mcs) != len(cases):
         raise RuntimeError("%d marked instructions in the kernel, %d cases"
                            % (len(mcs), len(cases)))
+    if ds:
+        md = model_ds(cases, lin)
+        results = {k: v[0] for k, v in md.items()}
+        back = {k: v[1] for k, v in md.items()}
+        return compare(args, cases, mcs, out, gmem, bytes(gmem), results,
+                       lin, back)
     mem, results = model(cases, lin, P, args.arch)
     return compare(args, cases, mcs, out, gmem, mem, results, lin)
 
 
-def compare(args, cases, mcs, out, gmem, mem, results, lin):
+def compare(args, cases, mcs, out, gmem, mem, results, lin, back=None):
     tested, failed = set(), set()
     for c, mc in zip(cases, mcs):
         name = strip_subtarget(mc)
@@ -1219,6 +1561,14 @@ def compare(args, cases, mcs, out, gmem, mem, results, lin):
                 bad.append("lane %d: emulator %s model %s" % (
                     i, " ".join("%#010x" % x for x in got),
                     " ".join("%#010x" % x for x in want)))
+        if back is not None:
+            nb = len(cases) * N * OUTW + c.index * N * LDSW
+            for i in range(N):
+                got = list(out[nb + i * LDSW:nb + (i + 1) * LDSW])
+                if got != back[c.index][i]:
+                    bad.append("LDS of lane %d: emulator %s model %s" % (
+                        i, " ".join("%#010x" % x for x in got),
+                        " ".join("%#010x" % x for x in back[c.index][i])))
         lo, hi = c.index * REGION, (c.index + 1) * REGION
         if gmem[lo:hi] != bytes(mem[lo:hi]):
             for j in range(lo, hi, 4):
@@ -1253,7 +1603,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     groups = [("flat", flat_cases(args.arch), False),
               ("scratch", scratch_cases(args.arch), True),
-              ("buffer", buffer_cases(args.arch), False)]
+              ("buffer", buffer_cases(args.arch), False),
+              ("ds", ds_cases(args.arch), False)]
     tested, failed = set(), set()
     ninst = 0
     for gname, cases, scratch in groups:
@@ -1269,12 +1620,12 @@ def main():
         # Text first (the assembler check needs it), then the real build.
         for k, c in enumerate(cases):
             c.index = k
-        kernel_ir(cases, args.arch, scratch)
+        kernel_ir(cases, args.arch, scratch, gname == "ds")
         cases, bad = try_assemble(args, cases, work)
         for c, line in bad:
             print("skip %s: not accepted by the assembler: %s"
                   % (args.arch, line))
-        t, f = build_and_run(args, cases, work, scratch)
+        t, f = build_and_run(args, cases, work, scratch, gname == "ds")
         ninst += len(cases)
         tested |= t
         failed |= f
