@@ -431,7 +431,7 @@ WAIT = "\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_nop 1"
 def gen_case(em, c, arch, L):
     """Emits case c; returns the result value and its dword count (to be
     stored to the output), and an optional LDS read-back value."""
-    if c.fam in ("ds", "dslane"):
+    if c.fam in ("ds", "dslane", "ldsdma"):
         return gen_ds(em, c, arch, L)
     k = c.index
     key = keyof(c)
@@ -847,12 +847,25 @@ def ds_cases(arch):
                     wide=True, rtn=True, imm=16))
     out.append(Case("ds", "ds_wrxchg_rtn_b64", "atomic", aop="swap",
                     wide=True, rtn=True, imm=0, agpr=True))
-    out.append(Case("ds", "ds_nop", "store", elem=None, nop=True))
+    out.append(Case("ds", "ds_nop", "store", elem=None, nop="ds_nop"))
+    # Cache maintenance changes no register and no memory value (emulated
+    # memory is coherent); the assembler keeps the target's forms.
+    for t in ("buffer_wbl2 sc1", "buffer_inv sc1", "buffer_wbl2",
+              "buffer_wbinvl1", "buffer_wbinvl1_vol"):
+        out.append(Case("ds", t.split()[0], "store", elem=None, nop=t))
     for j, off in enumerate([0, 4, 256, 0xFFFC]):
         for nm in ("ds_bpermute_b32", "ds_permute_b32"):
             for ag in (False, True):
                 out.append(Case("dslane", nm, "lane", imm=off, agpr=ag,
                                 exec=PARTIAL if j % 2 else M64))
+    # LDS DMA: buffer_load_dword ... lds writes lane l's dword at
+    # M0 + inst_offset + 4 * l (M0 = the LDS region here).
+    for mode in ("offen", "idxen", "bothen", "offset"):
+        for imm, nr in ((0, BIGNR), (8, BIGNR), (0, REGION - 16 * 37 - 8)):
+            if nr != BIGNR and mode != "offen":
+                continue
+            out.append(Case("ldsdma", "buffer_load_dword", "dma",
+                            elem=LOADS["dword"], mode=mode, imm=imm, nr=nr))
     for j, off in enumerate(SWIZZLES):
         out.append(Case("dslane", "ds_swizzle_b32", "lane", imm=off,
                         exec=PARTIAL if j % 3 == 1 else M64))
@@ -908,7 +921,36 @@ def gen_ds(em, c, arch, L):
     I1 = inp("v", "<4 x i32>", em.vec([L["w%d" % (20 + j)]
                                        for j in range(4)]))
     offs = " offset:%d" % c.imm if c.imm else ""
-    if c.fam == "dslane":
+    if c.fam == "ldsdma":
+        rb = em.tmp()
+        em.emit("%s = getelementptr i8, ptr addrspace(1) %%mem, i64 %d"
+                % (rb, c.index * REGION))
+        ri, lo, hi, t = em.tmp(), em.tmp(), em.tmp(), em.tmp()
+        em.emit("%s = ptrtoint ptr addrspace(1) %s to i64" % (ri, rb))
+        em.emit("%s = trunc i64 %s to i32" % (lo, ri))
+        em.emit("%s = lshr i64 %s, 32" % (t, ri))
+        em.emit("%s = trunc i64 %s to i32" % (hi, t))
+        stride = 16 if c.mode in ("idxen", "bothen") else 0
+        hi2 = em.tmp()
+        em.emit("%s = or i32 %s, %d" % (hi2, hi, stride << 16))
+        rs = em.vec([lo, hi2, str(sext(c.nr, 32)), str(0x00027000)])
+        if c.mode == "offen":
+            vs = [em.add(L["slot"], str(-c.imm))]
+        elif c.mode == "idxen":
+            vs = [L["slotidx"]]
+        elif c.mode == "bothen":
+            vs = [L["slotidx"], "0"]
+        else:
+            vs = []
+        va = inp("v", vty(len(vs)), em.vec(vs)) if vs else "off"
+        sr = inp("s", "<4 x i32>", rs)
+        m0 = inp("s", "i32", L["ldsbase"])
+        flags = {"offen": " offen", "idxen": " idxen",
+                 "bothen": " idxen offen", "offset": ""}[c.mode]
+        text = "buffer_load_dword %s, %s, 0%s%s lds" % (va, sr, flags, offs)
+        pre = "s_mov_b32 m0, %s\n" % m0
+        clob = ",~{m0}"
+    elif c.fam == "dslane":
         ad = inp("v", "i32", L["w14"]) if c.mnem != "ds_swizzle_b32" else None
         d = inp(f, "i32", L["w8"])
         if c.mnem == "ds_swizzle_b32":
@@ -917,7 +959,7 @@ def gen_ds(em, c, arch, L):
             text = "%s $0, %s, %s%s" % (c.mnem, ad, d, offs)
         inp("0", "i32", L["w9"])
     elif c.extra.get("nop"):
-        text = "ds_nop"
+        text = c.extra["nop"]
     else:
         base = em.tmp()
         w15 = L["w15"]
@@ -979,7 +1021,7 @@ def gen_ds(em, c, arch, L):
                 text = "%s %s, %s%s" % (c.mnem, ad, ", ".join(ops), offs)
     c.text = text
     block = ("ds_write_b128 %s, %s\nds_write_b128 %s, %s offset:16\n"
-             "s_waitcnt lgkmcnt(0)\n%ss_nop 7\n%s\ns_waitcnt lgkmcnt(0)%s\n"
+             "s_waitcnt lgkmcnt(0)\n%ss_nop 7\n%s\ns_waitcnt vmcnt(0) lgkmcnt(0)%s\n"
              "ds_read_b128 %s, %s\nds_read_b128 %s, %s offset:16\n"
              "s_waitcnt lgkmcnt(0)\ns_nop 1"
              % (A, I0, A, I1, pre, text, post, r0, A, r1, A))
@@ -997,10 +1039,11 @@ def swizzle_src(off, lane):
     return (lane & 32) | ((((lane & 31) & a) | o) ^ x)
 
 
-def model_ds(cases, lin):
+def model_ds(cases, lin, P):
     """Per DS case: (results[i], LDS read-back words[i])."""
     out = {}
     for c in cases:
+        key = keyof(c)
         res, back = [None] * N, [None] * N
         nres = c.result_dwords()
         for g in range(N // 64):
@@ -1010,7 +1053,21 @@ def model_ds(cases, lin):
             ex = c.extra.get("exec", M64)
             act = [(ex >> (i % 64)) & 1 for i in lanes]
             regs = {}
-            if c.fam == "dslane":
+            if c.fam == "ldsdma":
+                for l in range(64):
+                    i = 64 * g + l
+                    slot = lin[i][12]
+                    if c.mode == "offset":
+                        off = c.imm
+                    elif c.mode == "offen":
+                        off = slot
+                    else:
+                        off = slot + c.imm
+                    v = region_word(c.index, off // 4, P, key) \
+                        if in_range(off, 4, c.nr) else 0
+                    a = c.imm + 4 * l
+                    lds[a:a + 4] = struct.pack("<I", v)
+            elif c.fam == "dslane":
                 data = [lin[i][8] for i in lanes]
                 addr = [lin[i][14] for i in lanes]
                 tmp = [0] * 64
@@ -1536,7 +1593,7 @@ def build_and_run(args, cases, work, scratch, ds=False):
         raise RuntimeError("%d marked instructions in the kernel, %d cases"
                            % (len(mcs), len(cases)))
     if ds:
-        md = model_ds(cases, lin)
+        md = model_ds(cases, lin, P)
         results = {k: v[0] for k, v in md.items()}
         back = {k: v[1] for k, v in md.items()}
         return compare(args, cases, mcs, out, gmem, bytes(gmem), results,
