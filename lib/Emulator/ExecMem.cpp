@@ -26,7 +26,7 @@ enum class MK : uint8_t { Load, Store, Atomic };
 enum class AOp : uint8_t {
   None, Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc,
   Dec, AddF32, PkAddF16, PkAddBF16, AddF64, MinF64, MaxF64, Rsub, MinF32,
-  MaxF32, CmpSt, MskOr,
+  MaxF32, CmpSt, MskOr, CmpStF32, CmpStF64,
 };
 
 struct MemInfo {
@@ -79,6 +79,11 @@ uint64_t atomic64(AOp Op, uint64_t Old, uint64_t Src, uint64_t Cmp,
   case AOp::Swap: return Src;
   case AOp::CmpSwap: return Old == (Cmp & Mask) ? Src : Old;
   case AOp::CmpSt: return Old == (Cmp & Mask) ? Src : Old;
+  // DS_CMPST_F32/F64: the compare is a float compare (-0 == +0, a NaN
+  // equals nothing).
+  case AOp::CmpStF32:
+    return asF(uint32_t(Old)) == asF(uint32_t(Cmp)) ? Src : Old;
+  case AOp::CmpStF64: return asD(Old) == asD(Cmp) ? Src : Old;
   case AOp::Add: return (Old + Src) & Mask;
   case AOp::Sub: return (Old - Src) & Mask;
   case AOp::Rsub: return (Src - Old) & Mask;
@@ -420,7 +425,8 @@ PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
     Op->Inst = I.Index;
   }
   bool CmpForm = MI.Op == AOp::CmpSwap || MI.Op == AOp::CmpSt ||
-                 MI.Op == AOp::MskOr;
+                 MI.Op == AOp::MskOr || MI.Op == AOp::CmpStF32 ||
+                 MI.Op == AOp::CmpStF64;
   unsigned DW = MI.Wide ? 2 : 1;
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Mask >> L) & 1))
@@ -1149,7 +1155,9 @@ void emu::registerDS(SemRegistry &R) {
       {"MAX_U64", AOp::UMax}, {"ADD_U64", AOp::Add}, {"SUB_U64", AOp::Sub},
       {"AND_B64", AOp::And}, {"OR_B64", AOp::Or}, {"XOR_B64", AOp::Xor},
       {"INC_U64", AOp::Inc}, {"DEC_U64", AOp::Dec},
-      {"WRXCHG_B64", AOp::Swap},
+      {"WRXCHG_B64", AOp::Swap}, {"CMPST_B64", AOp::CmpSt},
+      {"CMPST_F32", AOp::CmpStF32}, {"CMPST_F64", AOp::CmpStF64},
+      {"MSKOR_B64", AOp::MskOr}, {"RSUB_U64", AOp::Rsub},
   };
   for (const DSA &A : DsAtomics) {
     std::string Base = A.N;

@@ -149,6 +149,10 @@ def atomic(op, old, src, cmp, wide):
         return src
     if op in ("cmpswap", "cmpst"):
         return src if old == cmp else old
+    if op == "cmpst_f32":  # a float compare: -0 == +0
+        return src if f32val(old) == f32val(cmp) else old
+    if op == "cmpst_f64":
+        return src if f64val(old) == f64val(cmp) else old
     if op == "add":
         return (old + src) & m
     if op == "sub":
@@ -789,6 +793,7 @@ DS_ATOMICS32 = [
     ("max_i32", "smax"), ("min_u32", "umin"), ("max_u32", "umax"),
     ("and_b32", "and"), ("or_b32", "or"), ("xor_b32", "xor"),
     ("mskor_b32", "mskor"), ("cmpst_b32", "cmpst"),
+    ("cmpst_f32", "cmpst_f32"),
     ("add_f32", "add_f32"), ("min_f32", "min_f32"), ("max_f32", "max_f32"),
     ("pk_add_f16", "pk_add_f16"), ("pk_add_bf16", "pk_add_bf16"),
 ]
@@ -798,7 +803,10 @@ DS_ATOMICS64 = [
     ("min_u64", "umin"), ("max_u64", "umax"), ("and_b64", "and"),
     ("or_b64", "or"), ("xor_b64", "xor"), ("add_f64", "add_f64"),
     ("min_f64", "min_f64"), ("max_f64", "max_f64"),
+    ("cmpst_b64", "cmpst"), ("cmpst_f64", "cmpst_f64"),
+    ("mskor_b64", "mskor"), ("rsub_u64", "rsub"),
 ]
+CMP_FORMS = ("cmpst", "mskor", "cmpst_f32", "cmpst_f64")
 # (offset field, exec mask) of the cross-lane cases.
 SWIZZLES = [0x80E4, 0x801B, 0x8055, 0x80C6, 0x041F, 0x401F, 0x0078,
             0x7C00, 0x03E0, 0x1234, 0x2A5F, 0x7FFF, 0x0000]
@@ -834,7 +842,7 @@ def ds_cases(arch):
             for rtn in (False, True):
                 nm = "ds_" + sfx if not rtn else \
                     "ds_%s_rtn_%s" % tuple(sfx.rsplit("_", 1))
-                ags = (False, True) if (rtn or op in ("cmpst", "mskor")) \
+                ags = (False, True) if (rtn or op in CMP_FORMS) \
                     else (False,)
                 for ag in ags:
                     out.append(Case("ds", nm, "atomic", aop=op, wide=wide,
@@ -1011,7 +1019,7 @@ def gen_ds(em, c, arch, L):
             else:
                 src = [L["w0"], L["w1"]][:w]
             ops = []
-            if c.aop in ("cmpst", "mskor"):
+            if c.aop in CMP_FORMS:
                 ops.append(inp(f, vty(w), em.vec([L["w4"], L["w5"]][:w])))
             ops.append(inp(f, vty(w), em.vec(src)))
             if c.rtn:
@@ -1331,6 +1339,12 @@ def make_inputs(seed):
                                             rnd.randrange(256)]),
                                 wperm[i % 64]]
         w += list(pw) + [rnd.getrandbits(32) for _ in range(4)]
+        # Signed zeros that a float compare finds equal and an integer
+        # compare does not (ds_cmpst_f32 / _f64).
+        if i % 16 == 5:
+            w[16], w[4] = 0x80000000, 0
+        elif i % 16 == 13:
+            w[16], w[17], w[4], w[5] = 0, 0x80000000, 0, 0
         w += [friendly_word(rnd) for _ in range(4)]
         w += [rnd.getrandbits(32) for _ in range(LW - len(w))]
         lin.append(w)
