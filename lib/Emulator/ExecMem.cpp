@@ -37,6 +37,7 @@ struct MemInfo {
   uint8_t D16 = 0; ///< 1 = low half, 2 = high half.
   AOp Op = AOp::None;
   bool Wide = false; ///< 64-bit atomic.
+  bool LdsDma = false; ///< GLOBAL/SCRATCH_LOAD_LDS_*: memory to LDS.
 };
 
 enum class Space : uint8_t { Global, LDS, Scratch, Drop };
@@ -482,6 +483,33 @@ Space flatSpace(uint64_t A, uint64_t &Off) {
   return Space::Global;
 }
 
+/// LDS DMA of one dword per lane: lane L's dword (0 for a dropped lane)
+/// goes to LDS at M0[15:0] + inst_offset + 4 * L (ISA 9.1.9 "Buffer load
+/// to LDS"; LLVM's AMDGPU DMA operations: the instruction offset applies
+/// to both addresses, the LDS address steps 4 bytes per lane).
+void issueLdsDma(Wave &W, const DInst &I, const uint64_t *Addr,
+                 const Space *Sp, uint64_t Mask, uint32_t InstOff) {
+  Machine &M = *W.M;
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LdsDma;
+  Op->Counters = PendingOp::VM;
+  Op->Inst = I.Index;
+  Op->Exec = Mask;
+  uint32_t LdsBase = (W.S[SgprM0] & 0xffff) + InstOff;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    uint32_t V = 0;
+    if (Sp[L] != Space::Drop)
+      if (uint8_t *P = resolve(W, I, Sp[L], Addr[L], 4, false, int(L)))
+        std::memcpy(&V, P, 4);
+    uint64_t LA = LdsBase + 4 * L;
+    if (M.lds(W, I, LA, 4, int(L)))
+      Op->addWrite(LA, nullptr, &V, 4);
+  }
+  M.issue(W, Op);
+}
+
 /// GLOBAL_*, FLAT_*, SCRATCH_* (ISA 10.1 addressing).
 void execFlatFamily(Wave &W, const DInst &I) {
   const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
@@ -547,6 +575,10 @@ void execFlatFamily(Wave &W, const DInst &I) {
       Addr[L] = A;
       Sp[L] = Space::Global;
     }
+  }
+  if (MI.LdsDma) {
+    issueLdsDma(W, I, Addr, Sp, Mask, uint32_t(Off));
+    return;
   }
   uint8_t Ctr = PendingOp::VM;
   if (IsFlatSeg)
@@ -672,26 +704,7 @@ void execBuffer(Wave &W, const DInst &I) {
                   "LDS DMA of other than one dword per lane");
       return;
     }
-    Machine &M = *W.M;
-    PendingOp *Op = W.newOp();
-    Op->T = PendingOp::LdsDma;
-    Op->Counters = PendingOp::VM;
-    Op->Inst = I.Index;
-    Op->Exec = Mask;
-    uint32_t LdsBase = (W.S[SgprM0] & 0xffff) + uint32_t(InstOff);
-    for (unsigned L = 0; L < 64; ++L) {
-      if (!((Mask >> L) & 1))
-        continue;
-      uint32_t V = 0;
-      if (Sp[L] == Space::Global) {
-        if (uint8_t *P = M.global(W, I, Addr[L], 4, false, int(L)))
-          std::memcpy(&V, P, 4);
-      }
-      uint64_t LA = LdsBase + 4 * L;
-      if (M.lds(W, I, LA, 4, int(L)))
-        Op->addWrite(LA, nullptr, &V, 4);
-    }
-    M.issue(W, Op);
+    issueLdsDma(W, I, Addr, Sp, Mask, uint32_t(InstOff));
     return;
   }
   // Per-dword refinement for partially out-of-range raw accesses.
@@ -1046,6 +1059,15 @@ void emu::registerVMEM(SemRegistry &R) {
       R.add(N, SemEntry{Fn, info({MK::Store, E.Bytes, E.Dwords, E.Signed,
                                   E.D16}),
                         FIsVMEM});
+    }
+    if (StringRef(Pf) == "GLOBAL" || StringRef(Pf) == "SCRATCH") {
+      // GLOBAL_LOAD_LDS_DWORD, SCRATCH_LOAD_LDS_DWORD (the byte and short
+      // forms are not modelled: how they extend into the LDS dword is not
+      // documented).
+      MemInfo MI{MK::Load, 4, 1};
+      MI.LdsDma = true;
+      R.add(std::string(Pf) + "_LOAD_LDS_DWORD",
+            SemEntry{Fn, info(MI), FIsVMEM});
     }
     if (StringRef(Pf) == "SCRATCH")
       continue;

@@ -874,6 +874,17 @@ def ds_cases(arch):
                 continue
             out.append(Case("ldsdma", "buffer_load_dword", "dma",
                             elem=LOADS["dword"], mode=mode, imm=imm, nr=nr))
+    for mode, imm in (("vaddr", 0), ("vaddr", 12), ("saddr", 0),
+                      ("saddr", 8)):
+        out.append(Case("ldsdma", "global_load_lds_dword", "dma",
+                        elem=LOADS["dword"], src="global", mode=mode,
+                        imm=imm))
+    # Scratch: instruction offset 0 only (LLVM's DMA description states
+    # the offset rule for the global form).
+    for mode in ("vaddr", "saddr", "sv"):
+        out.append(Case("ldsdma", "scratch_load_lds_dword", "dma",
+                        elem=LOADS["dword"], src="scratch", mode=mode,
+                        imm=0, sval=16, ptgt=PBASE_OFF + 32))
     for j, off in enumerate(SWIZZLES):
         out.append(Case("dslane", "ds_swizzle_b32", "lane", imm=off,
                         exec=PARTIAL if j % 3 == 1 else M64))
@@ -929,7 +940,47 @@ def gen_ds(em, c, arch, L):
     I1 = inp("v", "<4 x i32>", em.vec([L["w%d" % (20 + j)]
                                        for j in range(4)]))
     offs = " offset:%d" % c.imm if c.imm else ""
-    if c.fam == "ldsdma":
+    if c.fam == "ldsdma" and c.extra.get("src") == "global":
+        rb = em.tmp()
+        em.emit("%s = getelementptr i8, ptr addrspace(1) %%mem, i64 %d"
+                % (rb, c.index * REGION))
+        if c.mode == "saddr":
+            sb = em.tmp()
+            em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i64 -4096"
+                    % (sb, rb))
+            vo = inp("v", "i32", em.add(L["slot"], str(4096 - c.imm)))
+            sa = inp("s", "ptr addrspace(1)", sb)
+            addr = "%s, %s" % (vo, sa)
+        else:
+            tg, va = em.tmp(), em.tmp()
+            em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i32 %s"
+                    % (tg, rb, L["slot"]))
+            em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i64 %d"
+                    % (va, tg, -c.imm))
+            addr = "%s, off" % inp("v", "ptr addrspace(1)", va)
+        m0 = inp("s", "i32", L["ldsbase"])
+        # gfx940 names the form global_load_lds_dword; gfx90a writes
+        # global_load_dword ... lds (one opcode, GLOBAL_LOAD_LDS_DWORD).
+        text = ("global_load_lds_dword %s%s" if arch == "gfx942" else
+                "global_load_dword %s%s lds") % (addr, offs)
+        pre = "s_mov_b32 m0, %s\n" % m0
+        clob = ",~{m0}"
+    elif c.fam == "ldsdma" and c.extra.get("src") == "scratch":
+        if c.mode == "vaddr":
+            addr = "%s, off" % inp("v", "i32", em.add(L["pslot"],
+                                                      str(PBASE_OFF)))
+        elif c.mode == "saddr":
+            addr = "off, %s" % inp("s", "i32", str(c.extra["ptgt"]))
+        else:
+            va = inp("v", "i32", em.add(L["pslot"], str(PBASE_OFF -
+                                                         c.extra["sval"])))
+            addr = "%s, %s" % (va, inp("s", "i32", str(c.extra["sval"])))
+        m0 = inp("s", "i32", L["ldsbase"])
+        text = ("scratch_load_lds_dword %s" if arch == "gfx942" else
+                "scratch_load_dword %s lds") % addr
+        pre = "s_mov_b32 m0, %s\n" % m0
+        clob = ",~{m0}"
+    elif c.fam == "ldsdma":
         rb = em.tmp()
         em.emit("%s = getelementptr i8, ptr addrspace(1) %%mem, i64 %d"
                 % (rb, c.index * REGION))
@@ -1061,7 +1112,19 @@ def model_ds(cases, lin, P):
             ex = c.extra.get("exec", M64)
             act = [(ex >> (i % 64)) & 1 for i in lanes]
             regs = {}
-            if c.fam == "ldsdma":
+            if c.fam == "ldsdma" and c.extra.get("src"):
+                for l in range(64):
+                    i = 64 * g + l
+                    if c.extra["src"] == "global":
+                        v = region_word(c.index, lin[i][12] // 4, P, key)
+                    else:
+                        pr = priv_init(lin[i])
+                        po = c.extra["ptgt"] if c.mode == "saddr" else \
+                            PBASE_OFF + (lin[i][12] & 112)
+                        v = struct.unpack("<I", bytes(pr[po:po + 4]))[0]
+                    a = c.imm + 4 * l
+                    lds[a:a + 4] = struct.pack("<I", v)
+            elif c.fam == "ldsdma":
                 for l in range(64):
                     i = 64 * g + l
                     slot = lin[i][12]
@@ -1435,7 +1498,7 @@ def kernel_ir(cases, arch, scratch, ds=False):
         # The private base the model assumes: checked after the run.
         p = em.tmp()
         em.emit("%s = getelementptr i32, ptr addrspace(1) %%out, i32 %d"
-                % (p, len(cases) * N * OUTW))
+                % (p, pv_slot(cases, ds)))
         em.emit("store volatile i32 %pv, ptr addrspace(1) " + p)
     em.emit("ret void")
     feats = ""
@@ -1444,6 +1507,12 @@ def kernel_ir(cases, arch, scratch, ds=False):
     return "\n".join(lines + em.lines + [
         "}", 'attributes #0 = { "amdgpu-flat-work-group-size"="64,64"%s }'
         % feats]) + "\n"
+
+
+def pv_slot(cases, ds):
+    """Where the kernel stores the private base it got (after the results
+    and the LDS read-backs)."""
+    return len(cases) * N * (OUTW + (LDSW if ds else 0))
 
 
 def spec(ncases, extra):
@@ -1580,9 +1649,7 @@ def build_and_run(args, cases, work, scratch, ds=False):
             f.write(b"".join(struct.pack("<I", region_word(c.index, j, P,
                                                            key))
                              for j in range(REGION // 4)))
-    extra = 1 if scratch else 0
-    if ds:
-        extra = len(cases) * N * LDSW
+    extra = pv_slot(cases, ds) - len(cases) * N * OUTW + 1
     with open(os.path.join(work, "spec.yaml"), "w") as f:
         f.write(spec(len(cases), extra))
     od = os.path.join(work, "out")
@@ -1599,9 +1666,9 @@ def build_and_run(args, cases, work, scratch, ds=False):
     out = struct.unpack("<%dI" % (len(ob) // 4), ob)
     with open(os.path.join(od, "mem.bin"), "rb") as f:
         gmem = f.read()
-    if scratch and out[len(cases) * N * OUTW] != 0:
+    if scratch and out[pv_slot(cases, ds)] != 0:
         raise RuntimeError("the private alloca is at %d, not 0"
-                           % out[len(cases) * N * OUTW])
+                           % out[pv_slot(cases, ds)])
     mcs = marked_opcodes(args, co)
     if len(mcs) != len(cases):
         raise RuntimeError("%d marked instructions in the kernel, %d cases"
@@ -1675,7 +1742,7 @@ def main():
     groups = [("flat", flat_cases(args.arch), False),
               ("scratch", scratch_cases(args.arch), True),
               ("buffer", buffer_cases(args.arch), False),
-              ("ds", ds_cases(args.arch), False)]
+              ("ds", ds_cases(args.arch), True)]
     tested, failed = set(), set()
     ninst = 0
     for gname, cases, scratch in groups:
