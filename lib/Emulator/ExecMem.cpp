@@ -26,7 +26,7 @@ enum class MK : uint8_t { Load, Store, Atomic };
 enum class AOp : uint8_t {
   None, Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc,
   Dec, AddF32, PkAddF16, PkAddBF16, AddF64, MinF64, MaxF64, Rsub, MinF32,
-  MaxF32, CmpSt, MskOr, CmpStF32, CmpStF64,
+  MaxF32, CmpSt, MskOr, CmpStF32, CmpStF64, Wrap,
 };
 
 struct MemInfo {
@@ -96,6 +96,9 @@ uint64_t atomic64(AOp Op, uint64_t Old, uint64_t Src, uint64_t Cmp,
   case AOp::Or: return Old | Src;
   case AOp::Xor: return Old ^ Src;
   case AOp::MskOr: return (Old & ~Cmp) | Src;
+  // DS_WRAP_RTN_B32: data0 (here Cmp) is the bound, data1 the step.
+  case AOp::Wrap: return Old >= (Cmp & Mask) ? (Old - Cmp) & Mask
+                                             : (Old + Src) & Mask;
   case AOp::Inc: return Old >= Src ? 0 : (Old + 1) & Mask;
   case AOp::Dec: return (Old == 0 || Old > Src) ? Src : (Old - 1) & Mask;
   case AOp::AddF32: return asU(asF(uint32_t(Old)) + asF(uint32_t(Src)));
@@ -427,7 +430,7 @@ PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
   }
   bool CmpForm = MI.Op == AOp::CmpSwap || MI.Op == AOp::CmpSt ||
                  MI.Op == AOp::MskOr || MI.Op == AOp::CmpStF32 ||
-                 MI.Op == AOp::CmpStF64;
+                 MI.Op == AOp::CmpStF64 || MI.Op == AOp::Wrap;
   unsigned DW = MI.Wide ? 2 : 1;
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Mask >> L) & 1))
@@ -788,6 +791,45 @@ void execDS(Wave &W, const DInst &I) {
   }
   const Operand *Data = I.NumSrcs > 1 ? &I.Src[1] : nullptr;
   access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::LGKM, false, Space::LDS);
+}
+
+/// DS_WRXCHG2_RTN_B32/B64 (and ST64): two exchanges at the read2/write2
+/// addresses; the old values return as {old0, old1}.
+template <bool ST64> void execDSXchg2(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  Machine &M = *W.M;
+  uint64_t Mask = W.exec();
+  unsigned DW = MI.Dwords, ES = 4 * DW;
+  uint32_t Off[2] = {uint32_t(I.Imm[0]) & 0xff, uint32_t(I.Imm[1]) & 0xff};
+  uint32_t Scale = ST64 ? 64 * ES : ES;
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LoadV;
+  Op->Counters = PendingOp::LGKM;
+  Op->IsLDS = true;
+  Op->Inst = I.Index;
+  Op->Exec = Mask;
+  Op->DstFile = 1;
+  Op->DstReg = uint16_t(W.slot(I.Def[0]));
+  Op->DstCount = uint8_t(2 * DW);
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    uint32_t Base = W.vreg(I.Src[0])[L];
+    for (unsigned H = 0; H < 2; ++H) {
+      uint64_t A = uint32_t(Base + Off[H] * Scale);
+      uint8_t *P = M.lds(W, I, A, ES, int(L));
+      for (unsigned K = 0; K < DW; ++K) {
+        uint32_t Old = 0;
+        if (P) {
+          std::memcpy(&Old, P + 4 * K, 4);
+          uint32_t New = dataDword(W, I.Src[1 + H], K, L);
+          std::memcpy(P + 4 * K, &New, 4);
+        }
+        Op->Data[(H * DW + K) * 64 + L] = Old;
+      }
+    }
+  }
+  M.issue(W, Op);
 }
 
 /// DS_READ2/WRITE2 (and ST64) of 32- or 64-bit elements.
@@ -1156,6 +1198,14 @@ void emu::registerDS(SemRegistry &R) {
                                       info({MK::Store, 4, 1}), FIsDS});
   R.add("DS_WRITE2ST64_B64", SemEntry{execDS2<true, true>,
                                       info({MK::Store, 4, 2}), FIsDS});
+  R.add("DS_WRXCHG2_RTN_B32",
+        SemEntry{execDSXchg2<false>, info({MK::Atomic, 4, 1}), FIsDS});
+  R.add("DS_WRXCHG2_RTN_B64",
+        SemEntry{execDSXchg2<false>, info({MK::Atomic, 4, 2}), FIsDS});
+  R.add("DS_WRXCHG2ST64_RTN_B32",
+        SemEntry{execDSXchg2<true>, info({MK::Atomic, 4, 1}), FIsDS});
+  R.add("DS_WRXCHG2ST64_RTN_B64",
+        SemEntry{execDSXchg2<true>, info({MK::Atomic, 4, 2}), FIsDS});
   R.add("DS_BPERMUTE_B32", SemEntry{execDSLane<0>, nullptr, FIsDS});
   R.add("DS_PERMUTE_B32", SemEntry{execDSLane<1>, nullptr, FIsDS});
   R.add("DS_SWIZZLE_B32", SemEntry{execDSLane<2>, nullptr, FIsDS});
@@ -1211,6 +1261,11 @@ void emu::registerDS(SemRegistry &R) {
         Reg("DS_" + Base + "_" + Ty, false);
       Reg("DS_" + Base + "_RTN_" + Ty, true);
     }
+  }
+  {
+    MemInfo MI{MK::Atomic, 4, 1};
+    MI.Op = AOp::Wrap;
+    R.add("DS_WRAP_RTN_B32", SemEntry{execDS, info(MI), FIsDS | FRtn});
   }
   R.add("DS_NOP", SemEntry{[](Wave &, const DInst &) {}, nullptr, FIsDS});
 }

@@ -175,6 +175,8 @@ def atomic(op, old, src, cmp, wide):
         return old ^ src
     if op == "mskor":
         return (old & ~cmp & m) | src
+    if op == "wrap":  # ds_wrap_rtn_b32: cmp = DATA, src = DATA2
+        return (old - cmp) & m if old >= cmp else (old + src) & m
     if op == "inc":
         return 0 if old >= src else (old + 1) & m
     if op == "dec":
@@ -793,7 +795,7 @@ DS_ATOMICS32 = [
     ("max_i32", "smax"), ("min_u32", "umin"), ("max_u32", "umax"),
     ("and_b32", "and"), ("or_b32", "or"), ("xor_b32", "xor"),
     ("mskor_b32", "mskor"), ("cmpst_b32", "cmpst"),
-    ("cmpst_f32", "cmpst_f32"),
+    ("cmpst_f32", "cmpst_f32"), ("wrap_b32", "wrap"),
     ("add_f32", "add_f32"), ("min_f32", "min_f32"), ("max_f32", "max_f32"),
     ("pk_add_f16", "pk_add_f16"), ("pk_add_bf16", "pk_add_bf16"),
 ]
@@ -806,7 +808,7 @@ DS_ATOMICS64 = [
     ("cmpst_b64", "cmpst"), ("cmpst_f64", "cmpst_f64"),
     ("mskor_b64", "mskor"), ("rsub_u64", "rsub"),
 ]
-CMP_FORMS = ("cmpst", "mskor", "cmpst_f32", "cmpst_f64")
+CMP_FORMS = ("cmpst", "mskor", "cmpst_f32", "cmpst_f64", "wrap")
 # (offset field, exec mask) of the cross-lane cases.
 SWIZZLES = [0x80E4, 0x801B, 0x8055, 0x80C6, 0x041F, 0x401F, 0x0078,
             0x7C00, 0x03E0, 0x1234, 0x2A5F, 0x7FFF, 0x0000]
@@ -837,6 +839,12 @@ def ds_cases(arch):
                             "load" if rd else "store",
                             elem=(4, w, False, 0), two=True, read=rd,
                             st64=st64, o0=o0, o1=o1, agpr=ag))
+                # ds_wrxchg2*_rtn: write2 that returns what read2 would.
+                for ag in (False, True):
+                    out.append(Case(
+                        "ds", "ds_wrxchg%s_rtn_%s" % (nm, bits), "load",
+                        elem=(4, w, False, 0), two=True, read=True,
+                        xchg=True, st64=st64, o0=o0, o1=o1, agpr=ag))
     for wide, table in ((False, DS_ATOMICS32), (True, DS_ATOMICS64)):
         for j, (sfx, op) in enumerate(table):
             for rtn in (False, True):
@@ -1053,7 +1061,12 @@ def gen_ds(em, c, arch, L):
         elif c.extra.get("two"):
             o = " offset0:%d offset1:%d" % (c.extra["o0"], c.extra["o1"])
             w = c.elem[1]
-            if c.extra["read"]:
+            if c.extra.get("xchg"):
+                d0 = inp(f, vty(w), em.vec([L["w8"], L["w9"]][:w]))
+                d1 = inp(f, vty(w), em.vec([L["w10"], L["w11"]][:w]))
+                text = "%s $0, %s, %s, %s%s" % (c.mnem, ad, d0, d1, o)
+                inp("0", vty(nres), em.vec((init * 2)[:nres]))
+            elif c.extra["read"]:
                 text = "%s $0, %s%s" % (c.mnem, ad, o)
                 inp("0", vty(nres), em.vec(init[:nres]))
             else:
@@ -1175,6 +1188,13 @@ def model_ds(cases, lin, P):
                                 "<%dI" % c.elem[1],
                                 bytes(lds[p:p + 4 * c.elem[1]])))
                         regs[l] = v
+                        wd = c.elem[1]
+                        if c.extra.get("xchg"):
+                            for o, d in ((c.extra["o0"], w[8:8 + wd]),
+                                         (c.extra["o1"], w[10:10 + wd])):
+                                p = a + o * sc
+                                lds[p:p + 4 * wd] = struct.pack("<%dI" % wd,
+                                                                *d)
                     elif c.kind == "load":
                         n = elem_size(c.elem)
                         regs[l] = load_value(bytes(lds[a:a + n]), c.elem,
