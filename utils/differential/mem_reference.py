@@ -6,34 +6,43 @@ The model is written from the instruction descriptions and the addressing
 chapters of AMD's CDNA3 ISA reference guide ("Vector Memory Buffer
 Instructions": buffer addressing and range checking; "Flat Memory
 Instructions": global/flat/scratch addressing; "Data Share Operations":
-DS addressing, read2/write2, swizzle, permute; the atomic opcode tables),
-not from the emulator's source, so the two can disagree. It keeps its own
-model of the buffers (global memory, each lane's private memory, each
-workgroup's LDS) and applies every instruction of the kernel to it in
-program order.
+DS addressing, read2/write2, swizzle, permute; the atomic opcode tables)
+and LLVM's description of the GFX9 LDS DMA operations, not from the
+emulator's source, so the two can disagree. It keeps its own model of the
+buffers (global memory, each lane's private memory, each workgroup's LDS)
+and applies every instruction to it in program order.
 
-One kernel per target: every instruction is emitted through inline
-assembly (so the opcode, the addressing mode and the offsets are fixed),
-preceded by `s_nop 7` as a marker, and followed by a wait; the values it
-returns are stored to an output buffer, the memory it changes is an
-`inout` buffer (or, for LDS and private memory, read back into the output
-with a dword load). Each instruction works on its own 4 KiB region of
-global memory, every lane on its own 16-byte slot in it (lanes are mapped
-to slots by a random permutation), so no two lanes touch the same bytes
-and atomics have no order to depend on.
+One kernel per group (flat+global, scratch, buffer, DS) and target: every
+instruction is emitted through inline assembly (so the opcode, the
+addressing mode and the offsets are fixed), preceded by `s_nop 7` as a
+marker and followed by a wait. The values it returns are stored to an
+output buffer; global memory is an `inout` buffer compared whole; private
+memory is read back (16 bytes around each scratch store) and LDS is
+written before and read back after every DS instruction (32 bytes per
+lane, the whole region). Each global instruction works on its own 4 KiB
+region, every lane on its own 16-byte slot in it (lanes are mapped to
+slots by a random permutation), so no two lanes touch the same bytes and
+atomics have no order to depend on. Inputs are random words plus edge
+values; atomic operands are chosen so that about half the lanes compare
+equal (cmpswap, cmpst), hit inc/dec's wrap-around or differ by one; float
+atomics see only normal numbers (friendly_word).
 
 What the guide leaves open is not tested: unaligned dword accesses,
 accesses that straddle num_records inside a dword, the structured-buffer
-range check (index vs. bytes), soffset in range checks (soffset is 0 on
-every out-of-range case), float atomics on NaN, denormal or signed-zero
-inputs.
+range check (index vs. bytes: idxen cases stay in range), soffset in
+range checks (soffset is 0 on every out-of-range case), the value an
+out-of-range atomic returns, float atomics on NaN, denormal or
+signed-zero inputs (signed zeros only in ds_cmpst_f32/f64), the byte and
+short LDS DMA forms, the scratch LDS DMA instruction offset.
 
-The MC opcodes (from `asmevo-opt --emit=mir`) that follow a marker and pass
-on every lane, and whose memory effects match, are written with
---write-tested: the list `asmevo-verify coverage --tested` reads.
+The MC opcodes that follow a marker (named by LLVM's disassembler,
+`llvm-mc -show-inst`) and pass on every lane, with every byte of memory
+they change matching, are written with --write-tested: the list
+`asmevo-verify coverage --tested` reads. An opcode used by several cases
+is tested only if all of them pass.
 
-Usage: mem_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
-                        --work DIR [--write-tested FILE]
+Usage: mem_reference.py --clang CLANG --mc LLVM-MC --bin BUILD/bin
+                        --arch gfx942 --work DIR [--write-tested FILE]
 """
 import argparse
 import os
@@ -465,8 +474,6 @@ def gen_case(em, c, arch, L):
         data_words = [L["w%d" % (8 + j)] for j in range(c.elem[1])]
     else:
         data_words = []
-    nd = len(data_words)
-    off = c.imm
     t_off = L["tb"] if (c.kind != "atomic" and c.elem[0] == 1) else \
         L["ts"] if (c.kind != "atomic" and c.elem[0] == 2) else L["slot"]
     if c.fam in ("global", "flat"):
@@ -1093,7 +1100,8 @@ def gen_ds(em, c, arch, L):
                 text = "%s %s, %s%s" % (c.mnem, ad, ", ".join(ops), offs)
     c.text = text
     block = ("ds_write_b128 %s, %s\nds_write_b128 %s, %s offset:16\n"
-             "s_waitcnt lgkmcnt(0)\n%ss_nop 7\n%s\ns_waitcnt vmcnt(0) lgkmcnt(0)%s\n"
+             "s_waitcnt lgkmcnt(0)\n%ss_nop 7\n%s\n"
+             "s_waitcnt vmcnt(0) lgkmcnt(0)%s\n"
              "ds_read_b128 %s, %s\nds_read_b128 %s, %s offset:16\n"
              "s_waitcnt lgkmcnt(0)\ns_nop 1"
              % (A, I0, A, I1, pre, text, post, r0, A, r1, A))
@@ -1237,14 +1245,15 @@ def model_ds(cases, lin, P):
 def buffer_lane(c, i, lin):
     """(byte offset in the region, offset checked against num_records) of
     lane i, or None when the lane does not access (offset-only stores)."""
-    slot, sub = lin[i][12], lin[i][13]
+    slot = lin[i][12]
     tgt = lane_target(c, i, lin)
     if c.mode == "offset":
-        g = i // 64
+        # Loads: every lane at the same place; stores and atomics: lane 0
+        # of each wave, at soffset = 16 * workgroup.
         if c.kind != "load" and i % 64:
             return None
-        _ = g
-        return c.imm, c.imm
+        off = c.imm + (16 * (i // 64) if c.kind != "load" else 0)
+        return off, c.imm
     if c.mode == "offen":
         return tgt, tgt  # voffset + imm = target (base = region - soffset)
     if c.mode == "idxen":
@@ -1252,7 +1261,6 @@ def buffer_lane(c, i, lin):
         return slot + c.imm, slot + c.imm
     # bothen: index * 16 + voffset + imm = target
     return tgt, tgt
-    _ = sub
 
 
 def in_range(off, size, nr):
@@ -1320,11 +1328,6 @@ def model(cases, lin, P, arch):
                 else:
                     off, chk = bl
                     size = c.data_bytes()
-                    if c.mode == "offset":
-                        g = i // 64
-                        # soffset is the wave's slot: 16 * group
-                        off = chk = c.imm + 16 * g if c.kind != "load" \
-                            else c.imm
                     acc = [(mem, base + off, chk)]
             if c.fam != "buffer":
                 acc = [(m, o, None) for m, o in acc]
@@ -1550,13 +1553,6 @@ def spec(ncases, extra):
 # Assembly check: drop the forms the target's assembler rejects
 # ----------------------------------------------------------------------
 
-def concrete(text):
-    """The asm text with operands replaced by registers of plausible width
-    (only to ask the assembler whether the form exists)."""
-    return text
-
-
-MEM_PREFIX = ("DS_", "GLOBAL_", "BUFFER_", "FLAT_", "SCRATCH_")
 
 
 def text_section(co):
