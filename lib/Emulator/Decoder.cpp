@@ -507,6 +507,9 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
     return false;
   };
   if (R.starts_with("BUFFER_")) {
+    // Returning atomics end in _RTN after the addressing mode
+    // (BUFFER_ATOMIC_ADD_OFFEN_RTN).
+    Strip("_RTN", FRtn);
     Strip("_OFFEN", FOffen) || Strip("_IDXEN", FIdxen) ||
         Strip("_BOTHEN", FOffen | FIdxen) || Strip("_OFFSET", 0) ||
         Strip("_ADDR64", 0);

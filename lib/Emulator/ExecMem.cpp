@@ -26,7 +26,7 @@ enum class MK : uint8_t { Load, Store, Atomic };
 enum class AOp : uint8_t {
   None, Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc,
   Dec, AddF32, PkAddF16, PkAddBF16, AddF64, MinF64, MaxF64, Rsub, MinF32,
-  MaxF32, CmpSt, MskOr,
+  MaxF32, CmpSt, MskOr, CmpStF32, CmpStF64, Wrap,
 };
 
 struct MemInfo {
@@ -37,6 +37,7 @@ struct MemInfo {
   uint8_t D16 = 0; ///< 1 = low half, 2 = high half.
   AOp Op = AOp::None;
   bool Wide = false; ///< 64-bit atomic.
+  bool LdsDma = false; ///< GLOBAL/SCRATCH_LOAD_LDS_*: memory to LDS.
 };
 
 enum class Space : uint8_t { Global, LDS, Scratch, Drop };
@@ -79,6 +80,11 @@ uint64_t atomic64(AOp Op, uint64_t Old, uint64_t Src, uint64_t Cmp,
   case AOp::Swap: return Src;
   case AOp::CmpSwap: return Old == (Cmp & Mask) ? Src : Old;
   case AOp::CmpSt: return Old == (Cmp & Mask) ? Src : Old;
+  // DS_CMPST_F32/F64: the compare is a float compare (-0 == +0, a NaN
+  // equals nothing).
+  case AOp::CmpStF32:
+    return asF(uint32_t(Old)) == asF(uint32_t(Cmp)) ? Src : Old;
+  case AOp::CmpStF64: return asD(Old) == asD(Cmp) ? Src : Old;
   case AOp::Add: return (Old + Src) & Mask;
   case AOp::Sub: return (Old - Src) & Mask;
   case AOp::Rsub: return (Src - Old) & Mask;
@@ -90,6 +96,9 @@ uint64_t atomic64(AOp Op, uint64_t Old, uint64_t Src, uint64_t Cmp,
   case AOp::Or: return Old | Src;
   case AOp::Xor: return Old ^ Src;
   case AOp::MskOr: return (Old & ~Cmp) | Src;
+  // DS_WRAP_RTN_B32: data0 (here Cmp) is the bound, data1 the step.
+  case AOp::Wrap: return Old >= (Cmp & Mask) ? (Old - Cmp) & Mask
+                                             : (Old + Src) & Mask;
   case AOp::Inc: return Old >= Src ? 0 : (Old + 1) & Mask;
   case AOp::Dec: return (Old == 0 || Old > Src) ? Src : (Old - 1) & Mask;
   case AOp::AddF32: return asU(asF(uint32_t(Old)) + asF(uint32_t(Src)));
@@ -306,6 +315,13 @@ PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
     } else if (!Mixed && Common == Space::Global && MI.Bytes == 4) {
       for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
         unsigned L = __builtin_ctzll(Bits);
+        // Out-of-range buffer lanes (Space::Drop) read 0; Common skips
+        // them, so they can share this path with in-range lanes.
+        if (Uniform == Space::Drop && Sp[L] == Space::Drop) {
+          for (unsigned K = 0; K < MI.Dwords; ++K)
+            Out[K * 64 + L] = 0;
+          continue;
+        }
         const uint8_t *P = cachedGlobal(W, Addr[L], Total, false);
         if (P) {
           for (unsigned K = 0; K < MI.Dwords; ++K)
@@ -413,7 +429,8 @@ PendingOp *access(Wave &W, const DInst &I, const MemInfo &MI,
     Op->Inst = I.Index;
   }
   bool CmpForm = MI.Op == AOp::CmpSwap || MI.Op == AOp::CmpSt ||
-                 MI.Op == AOp::MskOr;
+                 MI.Op == AOp::MskOr || MI.Op == AOp::CmpStF32 ||
+                 MI.Op == AOp::CmpStF64 || MI.Op == AOp::Wrap;
   unsigned DW = MI.Wide ? 2 : 1;
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Mask >> L) & 1))
@@ -469,6 +486,33 @@ Space flatSpace(uint64_t A, uint64_t &Off) {
   return Space::Global;
 }
 
+/// LDS DMA of one dword per lane: lane L's dword (0 for a dropped lane)
+/// goes to LDS at M0[15:0] + inst_offset + 4 * L (ISA 9.1.9 "Buffer load
+/// to LDS"; LLVM's AMDGPU DMA operations: the instruction offset applies
+/// to both addresses, the LDS address steps 4 bytes per lane).
+void issueLdsDma(Wave &W, const DInst &I, const uint64_t *Addr,
+                 const Space *Sp, uint64_t Mask, uint32_t InstOff) {
+  Machine &M = *W.M;
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LdsDma;
+  Op->Counters = PendingOp::VM;
+  Op->Inst = I.Index;
+  Op->Exec = Mask;
+  uint32_t LdsBase = (W.S[SgprM0] & 0xffff) + InstOff;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    uint32_t V = 0;
+    if (Sp[L] != Space::Drop)
+      if (uint8_t *P = resolve(W, I, Sp[L], Addr[L], 4, false, int(L)))
+        std::memcpy(&V, P, 4);
+    uint64_t LA = LdsBase + 4 * L;
+    if (M.lds(W, I, LA, 4, int(L)))
+      Op->addWrite(LA, nullptr, &V, 4);
+  }
+  M.issue(W, Op);
+}
+
 /// GLOBAL_*, FLAT_*, SCRATCH_* (ISA 10.1 addressing).
 void execFlatFamily(Wave &W, const DInst &I) {
   const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
@@ -481,21 +525,25 @@ void execFlatFamily(Wave &W, const DInst &I) {
   // unsigned; the disassembler hands over the raw field.
   int32_t Off = IsFlatSeg ? int32_t(I.Imm[0] & 0xfff)
                           : int32_t(SignExtend64<13>(uint64_t(I.Imm[0])));
-  // Locate saddr (SGPR) and vaddr (the first VGPR unless it is the data of
-  // an SADDR-less store... the address always precedes the data).
+  // Locate saddr (SGPR) and vaddr. The MC operands of global and flat
+  // stores put the address before the data; scratch stores put the data
+  // first (vdata, [vaddr], [saddr], offset), so their vaddr is the second
+  // vector operand.
+  bool HasVaddr = IsScratch ? (I.Flags & FOffen) : true;
+  bool DataFirst = IsScratch && MI.Kind == MK::Store;
   int SIdx = -1, VIdx = -1;
+  unsigned NumVec = 0;
   for (unsigned K = 0; K < I.NumSrcs; ++K) {
     if (I.Src[K].Kind == OpKind::SGPR && SIdx < 0)
       SIdx = int(K);
-    else if (I.Src[K].isVector() && VIdx < 0)
+    else if (I.Src[K].isVector() && NumVec++ == (DataFirst ? 1u : 0u))
       VIdx = int(K);
   }
-  bool HasVaddr = IsScratch ? (I.Flags & FOffen) : true;
   if (!HasVaddr)
     VIdx = -1;
   const Operand *Data = nullptr;
   if (MI.Kind != MK::Load) {
-    // Data: the vector source after vaddr (or the only one for scratch ST).
+    // Data: the vector source that is not vaddr.
     for (unsigned K = 0; K < I.NumSrcs; ++K)
       if (I.Src[K].isVector() && int(K) != VIdx) {
         Data = &I.Src[K];
@@ -530,6 +578,10 @@ void execFlatFamily(Wave &W, const DInst &I) {
       Addr[L] = A;
       Sp[L] = Space::Global;
     }
+  }
+  if (MI.LdsDma) {
+    issueLdsDma(W, I, Addr, Sp, Mask, uint32_t(Off));
+    return;
   }
   uint8_t Ctr = PendingOp::VM;
   if (IsFlatSeg)
@@ -655,26 +707,7 @@ void execBuffer(Wave &W, const DInst &I) {
                   "LDS DMA of other than one dword per lane");
       return;
     }
-    Machine &M = *W.M;
-    PendingOp *Op = W.newOp();
-    Op->T = PendingOp::LdsDma;
-    Op->Counters = PendingOp::VM;
-    Op->Inst = I.Index;
-    Op->Exec = Mask;
-    uint32_t LdsBase = (W.S[SgprM0] & 0xffff) + uint32_t(InstOff);
-    for (unsigned L = 0; L < 64; ++L) {
-      if (!((Mask >> L) & 1))
-        continue;
-      uint32_t V = 0;
-      if (Sp[L] == Space::Global) {
-        if (uint8_t *P = M.global(W, I, Addr[L], 4, false, int(L)))
-          std::memcpy(&V, P, 4);
-      }
-      uint64_t LA = LdsBase + 4 * L;
-      if (M.lds(W, I, LA, 4, int(L)))
-        Op->addWrite(LA, nullptr, &V, 4);
-    }
-    M.issue(W, Op);
+    issueLdsDma(W, I, Addr, Sp, Mask, uint32_t(InstOff));
     return;
   }
   // Per-dword refinement for partially out-of-range raw accesses.
@@ -688,11 +721,12 @@ void execBuffer(Wave &W, const DInst &I) {
         Partial = true;
     }
     if (Partial) {
-      // Single dwords with their own range check, in one operation.
+      // Loads: single dwords with their own range check, in one
+      // operation.
       MemInfo One = MI;
       One.Dwords = 1;
       PendingOp *Op = nullptr;
-      for (unsigned K = 0; K < MI.Dwords; ++K) {
+      for (unsigned K = 0; MI.Kind == MK::Load && K < MI.Dwords; ++K) {
         alignas(64) uint64_t A2[64];
         Space S2[64];
         for (unsigned L = 0; L < 64; ++L) {
@@ -703,18 +737,39 @@ void execBuffer(Wave &W, const DInst &I) {
                       : Space::Drop;
         }
         bool Last = K + 1 == MI.Dwords;
-        if (MI.Kind == MK::Load) {
-          Op = access(W, I, One, A2, S2, Mask, nullptr, PendingOp::VM, false,
-                      Space::Drop, Op, K, Last);
-          Op->DstCount = uint8_t(MI.Dwords);
-        } else {
-          Operand D = *Data;
-          D.Reg = uint16_t(D.Reg + K);
-          D.Width = 1;
-          Op = access(W, I, One, A2, S2, Mask, &D, PendingOp::VM, false,
-                      Space::Drop, Op, 0, Last);
-        }
+        Op = access(W, I, One, A2, S2, Mask, nullptr, PendingOp::VM, false,
+                    Space::Drop, Op, K, Last);
+        Op->DstCount = uint8_t(MI.Dwords);
       }
+      if (MI.Kind == MK::Load)
+        return;
+      // Stores: the in-range dwords of a lane are a prefix of its data.
+      // One write per lane (the operation holds at most two per lane):
+      // the lanes with K in-range dwords store K dwords.
+      uint64_t ByCount[5] = {0, 0, 0, 0, 0};
+      for (unsigned L = 0; L < 64; ++L) {
+        if (!((Mask >> L) & 1) || Sp[L] != Space::Global)
+          continue;
+        uint64_t Off = Addr[L] - Base - SOffset;
+        unsigned K = 0;
+        while (K < MI.Dwords && Off + 4 * K + 4 <= NumRecords)
+          ++K;
+        ByCount[K] |= 1ull << L;
+      }
+      Op = W.newOp();
+      Op->T = PendingOp::Store;
+      Op->Counters = PendingOp::VM;
+      Op->Inst = I.Index;
+      Op->Exec = Mask;
+      for (unsigned K = 1; K <= MI.Dwords; ++K) {
+        if (!ByCount[K])
+          continue;
+        MemInfo Part = MI;
+        Part.Dwords = uint8_t(K);
+        access(W, I, Part, Addr, Sp, ByCount[K], Data, PendingOp::VM, false,
+               Space::Drop, Op, 0, /*Issue=*/false);
+      }
+      W.M->issue(W, Op);
       return;
     }
   }
@@ -736,6 +791,45 @@ void execDS(Wave &W, const DInst &I) {
   }
   const Operand *Data = I.NumSrcs > 1 ? &I.Src[1] : nullptr;
   access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::LGKM, false, Space::LDS);
+}
+
+/// DS_WRXCHG2_RTN_B32/B64 (and ST64): two exchanges at the read2/write2
+/// addresses; the old values return as {old0, old1}.
+template <bool ST64> void execDSXchg2(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  Machine &M = *W.M;
+  uint64_t Mask = W.exec();
+  unsigned DW = MI.Dwords, ES = 4 * DW;
+  uint32_t Off[2] = {uint32_t(I.Imm[0]) & 0xff, uint32_t(I.Imm[1]) & 0xff};
+  uint32_t Scale = ST64 ? 64 * ES : ES;
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LoadV;
+  Op->Counters = PendingOp::LGKM;
+  Op->IsLDS = true;
+  Op->Inst = I.Index;
+  Op->Exec = Mask;
+  Op->DstFile = 1;
+  Op->DstReg = uint16_t(W.slot(I.Def[0]));
+  Op->DstCount = uint8_t(2 * DW);
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!((Mask >> L) & 1))
+      continue;
+    uint32_t Base = W.vreg(I.Src[0])[L];
+    for (unsigned H = 0; H < 2; ++H) {
+      uint64_t A = uint32_t(Base + Off[H] * Scale);
+      uint8_t *P = M.lds(W, I, A, ES, int(L));
+      for (unsigned K = 0; K < DW; ++K) {
+        uint32_t Old = 0;
+        if (P) {
+          std::memcpy(&Old, P + 4 * K, 4);
+          uint32_t New = dataDword(W, I.Src[1 + H], K, L);
+          std::memcpy(P + 4 * K, &New, 4);
+        }
+        Op->Data[(H * DW + K) * 64 + L] = Old;
+      }
+    }
+  }
+  M.issue(W, Op);
 }
 
 /// DS_READ2/WRITE2 (and ST64) of 32- or 64-bit elements.
@@ -1008,6 +1102,15 @@ void emu::registerVMEM(SemRegistry &R) {
                                   E.D16}),
                         FIsVMEM});
     }
+    if (StringRef(Pf) == "GLOBAL" || StringRef(Pf) == "SCRATCH") {
+      // GLOBAL_LOAD_LDS_DWORD, SCRATCH_LOAD_LDS_DWORD (the byte and short
+      // forms are not modelled: how they extend into the LDS dword is not
+      // documented).
+      MemInfo MI{MK::Load, 4, 1};
+      MI.LdsDma = true;
+      R.add(std::string(Pf) + "_LOAD_LDS_DWORD",
+            SemEntry{Fn, info(MI), FIsVMEM});
+    }
     if (StringRef(Pf) == "SCRATCH")
       continue;
     for (const AtomicName &A : Atomics)
@@ -1095,6 +1198,14 @@ void emu::registerDS(SemRegistry &R) {
                                       info({MK::Store, 4, 1}), FIsDS});
   R.add("DS_WRITE2ST64_B64", SemEntry{execDS2<true, true>,
                                       info({MK::Store, 4, 2}), FIsDS});
+  R.add("DS_WRXCHG2_RTN_B32",
+        SemEntry{execDSXchg2<false>, info({MK::Atomic, 4, 1}), FIsDS});
+  R.add("DS_WRXCHG2_RTN_B64",
+        SemEntry{execDSXchg2<false>, info({MK::Atomic, 4, 2}), FIsDS});
+  R.add("DS_WRXCHG2ST64_RTN_B32",
+        SemEntry{execDSXchg2<true>, info({MK::Atomic, 4, 1}), FIsDS});
+  R.add("DS_WRXCHG2ST64_RTN_B64",
+        SemEntry{execDSXchg2<true>, info({MK::Atomic, 4, 2}), FIsDS});
   R.add("DS_BPERMUTE_B32", SemEntry{execDSLane<0>, nullptr, FIsDS});
   R.add("DS_PERMUTE_B32", SemEntry{execDSLane<1>, nullptr, FIsDS});
   R.add("DS_SWIZZLE_B32", SemEntry{execDSLane<2>, nullptr, FIsDS});
@@ -1116,7 +1227,9 @@ void emu::registerDS(SemRegistry &R) {
       {"MAX_U64", AOp::UMax}, {"ADD_U64", AOp::Add}, {"SUB_U64", AOp::Sub},
       {"AND_B64", AOp::And}, {"OR_B64", AOp::Or}, {"XOR_B64", AOp::Xor},
       {"INC_U64", AOp::Inc}, {"DEC_U64", AOp::Dec},
-      {"WRXCHG_RTN_B64", AOp::Swap},
+      {"WRXCHG_B64", AOp::Swap}, {"CMPST_B64", AOp::CmpSt},
+      {"CMPST_F32", AOp::CmpStF32}, {"CMPST_F64", AOp::CmpStF64},
+      {"MSKOR_B64", AOp::MskOr}, {"RSUB_U64", AOp::Rsub},
   };
   for (const DSA &A : DsAtomics) {
     std::string Base = A.N;
@@ -1129,8 +1242,12 @@ void emu::registerDS(SemRegistry &R) {
       MI.Wide = Wide;
       R.add(Name, SemEntry{execDS, info(MI), FIsDS | (Rtn ? FRtn : 0u)});
     };
+    // The exchange exists only in its returning form (DS_WRXCHG_RTN_B32,
+    // DS_WRXCHG_RTN_B64).
+    bool RtnOnly = A.Op == AOp::Swap;
     if (StringRef(Base).contains('_')) {
-      Reg("DS_" + Base, false);
+      if (!RtnOnly)
+        Reg("DS_" + Base, false);
       StringRef B(Base);
       auto [Op, Ty] = B.rsplit('_');
       Reg(("DS_" + Op + "_RTN_" + Ty).str(), true);
@@ -1140,9 +1257,15 @@ void emu::registerDS(SemRegistry &R) {
                         A.Op == AOp::Dec)
                            ? "U32"
                            : "B32";
-      Reg("DS_" + Base + "_" + Ty, false);
+      if (!RtnOnly)
+        Reg("DS_" + Base + "_" + Ty, false);
       Reg("DS_" + Base + "_RTN_" + Ty, true);
     }
+  }
+  {
+    MemInfo MI{MK::Atomic, 4, 1};
+    MI.Op = AOp::Wrap;
+    R.add("DS_WRAP_RTN_B32", SemEntry{execDS, info(MI), FIsDS | FRtn});
   }
   R.add("DS_NOP", SemEntry{[](Wave &, const DInst &) {}, nullptr, FIsDS});
 }
