@@ -250,16 +250,19 @@ public:
   /// run() spread over processes (optimizeCodeObject forks them before
   /// the lift, so that each lifts its own Work): each claims chunks of the
   /// units (chunkUnits) through \p Counter, searches them and applies
-  /// their kept sets in its Work (searchClaimed); the workers answer with
-  /// their decisions and the functions they changed, as MIR (answer), and
-  /// the parent imports them for the one rebuild (importAnswers, then
-  /// finish). The decisions are the same as run()'s because a unit's never
-  /// depend on the other units in the module (the passes edit only
-  /// OnlyFunctions, and units are closed under calls).
+  /// their kept sets in its Work. A worker sends each chunk's decisions
+  /// and the functions it changed, as MIR, through \p Send; the parent
+  /// imports what has arrived between its own chunks (\p Poll) and the
+  /// rest at the end (importChunk), then rebuilds once (finish). The
+  /// decisions are the same as run()'s because a unit's never depend on
+  /// the other units in the module (the passes edit only OnlyFunctions,
+  /// and units are closed under calls), nor do functions being imported
+  /// meanwhile change what a pass sees of the running unit.
   Error searchClaimed(SharedCounter &Counter, unsigned Processes,
-                      std::vector<size_t> &Done, bool PrintKept);
-  std::string answer(const std::vector<size_t> &Done);
-  Error importAnswers(ArrayRef<std::string> Answers);
+                      function_ref<void(std::string)> Send,
+                      function_ref<Error()> Poll);
+  /// One chunk's message from a worker, into Work and Units.
+  Error importChunk(StringRef Message);
   Error finish();
 
 private:
@@ -337,10 +340,6 @@ private:
   /// Static cost of the functions of kept units, computed by the process
   /// that searched them (StaticCost.h; finishInPlace computes the rest).
   std::map<std::string, double> KeptCost;
-  /// A worker's kept functions as MIR, printed chunk by chunk while the
-  /// others still search, and their names.
-  std::string KeptMIR;
-  std::vector<std::string> KeptNames;
 
   const CodeObject &K0;
   const OptimizeOptions &O;
@@ -545,13 +544,14 @@ chunkUnits(const std::vector<UnitState> &Units, const LiftedModule &LM,
 
 
 Error Search::searchClaimed(SharedCounter &Counter, unsigned Processes,
-                            std::vector<size_t> &Done, bool PrintKept) {
+                            function_ref<void(std::string)> Send,
+                            function_ref<Error()> Poll) {
   std::vector<std::vector<size_t>> Chunks =
       chunkUnits(Units, *Work, Processes);
-  // Each chunk in a Search of its own over Work, with its kept sets
-  // applied there (what finishInPlace would do for them later).
   ModuleOutcome Unused;
   for (unsigned C; (C = Counter.claim()) < Chunks.size();) {
+    // The chunk in a Search of its own over Work, with its kept sets
+    // applied there (what finishInPlace would do for them later).
     std::vector<UnitState> Part;
     for (size_t U : Chunks[C])
       Part.push_back(Units[U]);
@@ -561,112 +561,108 @@ Error Search::searchClaimed(SharedCounter &Counter, unsigned Processes,
     if (!E)
       E = T.applyKeptInPlace(T.keptUnits());
     Work = std::move(T.Work);
-    for (auto &[Fn, PerPass] : T.WorkStats)
-      WorkStats[Fn] = std::move(PerPass);
     if (E)
       return E;
-    // The kept functions are final: their cost and (in a worker) their
-    // MIR now, while the other processes still search.
+    // The kept functions are final: their cost now, and in a worker their
+    // MIR, while the other processes still search.
     std::set<std::string> Kept;
     std::vector<std::string> Names;
-    for (size_t K = 0; K < Part.size(); ++K) {
-      if (Part[K].InWork) {
-        Kept.insert(Part[K].Functions.begin(), Part[K].Functions.end());
-        llvm::append_range(Names, Part[K].Functions);
+    for (const UnitState &S : Part)
+      if (S.InWork) {
+        Kept.insert(S.Functions.begin(), S.Functions.end());
+        llvm::append_range(Names, S.Functions);
       }
-      Units[Chunks[C][K]] = std::move(Part[K]);
-      Done.push_back(Chunks[C][K]);
-    }
+    std::map<std::string, double> Cost;
     {
       PhaseScope P("candidate: static cost");
-      for (auto &[Fn, Cost] :
+      for (auto &[Fn, V] :
            staticCost(*Work, timing::TimingConfig::mi300x(), &Kept))
         if (Kept.count(Fn))
-          KeptCost[Fn] = Cost;
+          Cost[Fn] = V;
     }
-    if (PrintKept) {
-      raw_string_ostream OS(KeptMIR);
+    if (Send) {
+      json::Array Us;
+      for (size_t K = 0; K < Part.size(); ++K) {
+        json::Value V = unitJSON(Part[K]);
+        (*V.getAsObject())["index"] = (int64_t)Chunks[C][K];
+        Us.push_back(std::move(V));
+      }
+      json::Object St;
+      for (auto &[Fn, PerPass] : T.WorkStats) {
+        json::Object P;
+        for (auto &[Pass, Stat] : PerPass)
+          P[Pass] = passStatJSON(Stat);
+        St[Fn] = std::move(P);
+      }
+      json::Object Co;
+      for (auto &[Fn, V] : Cost)
+        Co[Fn] = V;
+      json::Object R{{"units", std::move(Us)},
+                     {"stats", std::move(St)},
+                     {"cost", std::move(Co)},
+                     {"functions", json::Array(Names)}};
+      // After the JSON and a NUL (which JSON text never holds): the MIR
+      // is most of the message, and reading it as a JSON string would
+      // cost more than the import itself.
+      std::string Text;
+      raw_string_ostream OS(Text);
+      OS << json::Value(std::move(R)) << '\0';
       if (Error E = Work->printFunctionsMIR(Names, OS))
         return E;
-      llvm::append_range(KeptNames, Names);
+      Send(std::move(Text));
+    } else {
+      for (auto &[Fn, PerPass] : T.WorkStats)
+        WorkStats[Fn] = std::move(PerPass);
+      for (auto &[Fn, V] : Cost)
+        KeptCost[Fn] = V;
     }
+    for (size_t K = 0; K < Part.size(); ++K)
+      Units[Chunks[C][K]] = std::move(Part[K]);
+    if (Poll)
+      if (Error E = Poll())
+        return E;
   }
   return Error::success();
 }
 
-std::string Search::answer(const std::vector<size_t> &Done) {
-  json::Object R;
-  json::Array Us;
-  for (size_t U : Done) {
-    json::Value V = unitJSON(Units[U]);
-    (*V.getAsObject())["index"] = (int64_t)U;
-    Us.push_back(std::move(V));
-  }
-  json::Object Cost;
-  for (auto &[Fn, C] : KeptCost)
-    Cost[Fn] = C;
-  json::Object St;
-  for (auto &[Fn, PerPass] : WorkStats) {
-    json::Object P;
-    for (auto &[Pass, Stat] : PerPass)
-      P[Pass] = passStatJSON(Stat);
-    St[Fn] = std::move(P);
-  }
-  R["units"] = std::move(Us);
-  R["stats"] = std::move(St);
-  R["cost"] = std::move(Cost);
-  R["functions"] = json::Array(KeptNames);
-  // After the JSON and a NUL (which JSON text never holds): the MIR is
-  // most of the answer, and reading it as a JSON string would cost more
-  // than the import itself.
-  std::string Text;
-  raw_string_ostream OS(Text);
-  OS << json::Value(std::move(R)) << '\0' << KeptMIR;
-  return Text;
-}
-
-Error Search::importAnswers(ArrayRef<std::string> Answers) {
+Error Search::importChunk(StringRef Message) {
   PhaseScope P("candidate: import");
-  for (const std::string &Answer : Answers) {
-    auto [Head, MIR] = StringRef(Answer).split('\0');
-    auto V = json::parse(Head);
-    const json::Object *R = V ? V->getAsObject() : nullptr;
-    if (!V)
-      consumeError(V.takeError());
-    if (!R)
+  auto [Head, MIR] = Message.split('\0');
+  auto V = json::parse(Head);
+  const json::Object *R = V ? V->getAsObject() : nullptr;
+  if (!V)
+    consumeError(V.takeError());
+  if (!R)
+    return createStringError("an optimizer worker answered garbage");
+  if (auto F = R->getString("fatal"))
+    return createStringError(*F);
+  const json::Array *Us = R->getArray("units");
+  const json::Array *Fns = R->getArray("functions");
+  const json::Object *St = R->getObject("stats");
+  const json::Object *Cost = R->getObject("cost");
+  if (!Us || !Fns || !St || !Cost)
+    return createStringError("an optimizer worker answered garbage");
+  for (const json::Value &UV : *Us) {
+    const json::Object *U = UV.getAsObject();
+    std::optional<int64_t> I = U ? U->getInteger("index") : std::nullopt;
+    if (!I || *I < 0 || (size_t)*I >= Units.size())
       return createStringError("an optimizer worker answered garbage");
-    if (auto F = R->getString("fatal"))
-      return createStringError(*F);
-    const json::Array *Us = R->getArray("units");
-    const json::Array *Fns = R->getArray("functions");
-    const json::Object *St = R->getObject("stats");
-    const json::Object *Cost = R->getObject("cost");
-    if (!Us || !Fns || !St || !Cost)
-      return createStringError("an optimizer worker answered garbage");
-    for (auto &[Fn, C] : *Cost)
-      if (auto V = C.getAsNumber())
-        KeptCost[Fn.str()] = *V;
-    for (const json::Value &UV : *Us) {
-      const json::Object *U = UV.getAsObject();
-      std::optional<int64_t> I = U ? U->getInteger("index") : std::nullopt;
-      if (!I || *I < 0 || (size_t)*I >= Units.size())
-        return createStringError("an optimizer worker answered garbage");
-      if (Error E = unitFromJSON(*U, Units[*I]))
-        return E;
-    }
-    for (auto &[Fn, PerPass] : *St)
-      if (const json::Object *PP = PerPass.getAsObject())
-        for (auto &[Pass, Stat] : *PP)
-          if (const json::Array *A = Stat.getAsArray())
-            WorkStats[Fn.str()][Pass.str()] = passStatFromJSON(Pass, *A);
-    std::vector<std::string> Names;
-    for (const json::Value &F : *Fns)
-      if (auto Name = F.getAsString())
-        Names.push_back(Name->str());
-    if (Error E = Work->importFunctionsMIR(MIR, Names))
+    if (Error E = unitFromJSON(*U, Units[*I]))
       return E;
   }
-  return Error::success();
+  for (auto &[Fn, PerPass] : *St)
+    if (const json::Object *PP = PerPass.getAsObject())
+      for (auto &[Pass, Stat] : *PP)
+        if (const json::Array *A = Stat.getAsArray())
+          WorkStats[Fn.str()][Pass.str()] = passStatFromJSON(Pass, *A);
+  for (auto &[Fn, C] : *Cost)
+    if (auto V = C.getAsNumber())
+      KeptCost[Fn.str()] = *V;
+  std::vector<std::string> Names;
+  for (const json::Value &F : *Fns)
+    if (auto Name = F.getAsString())
+      Names.push_back(Name->str());
+  return Work->importFunctionsMIR(MIR, Names);
 }
 
 Expected<Attempt> Search::judge(const Candidate &C, size_t U) {
@@ -1435,31 +1431,27 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
       SharedCounter Counter;
       if (!Counter.valid())
         return createStringError("cannot share memory with workers");
-      auto Answers = forkWorkers(
-          Processes,
-          [&](unsigned) -> std::string {
+      auto Workers = ForkedWorkers::start(
+          Processes, [&](unsigned, ForkedWorkers::SendFn Send) {
             if (Error E = Prepare())
-              return fatalAnswer(std::move(E));
+              return Send(fatalAnswer(std::move(E)));
             Search W(K0, Opts, Out, Base->Cost, Units);
             W.Work = std::move(Base->Module);
-            std::vector<size_t> Done;
-            if (Error E = W.searchClaimed(Counter, Processes, Done,
-                                          /*PrintKept=*/true))
-              return fatalAnswer(std::move(E));
-            return W.answer(Done);
-          },
-          [&]() -> Error {
-            if (Error E = Prepare())
-              return E;
-            S.emplace(K0, Opts, Out, Base->Cost, Units);
-            S->Work = std::move(Base->Module);
-            std::vector<size_t> Done;
-            return S->searchClaimed(Counter, Processes, Done,
-                                    /*PrintKept=*/false);
+            if (Error E = W.searchClaimed(Counter, Processes, Send, nullptr))
+              Send(fatalAnswer(std::move(E)));
           });
-      if (!Answers)
-        return Answers.takeError();
-      E = S->importAnswers(*Answers);
+      if (!Workers)
+        return Workers.takeError();
+      auto Import = [&](unsigned, StringRef Msg) { return S->importChunk(Msg); };
+      E = Prepare();
+      if (!E) {
+        S.emplace(K0, Opts, Out, Base->Cost, Units);
+        S->Work = std::move(Base->Module);
+        E = S->searchClaimed(Counter, Processes, nullptr,
+                             [&] { return (*Workers)->poll(Import); });
+      }
+      if (!E)
+        E = (*Workers)->finish(Import);
       if (!E)
         E = S->finish();
     } else {
