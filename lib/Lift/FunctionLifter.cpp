@@ -216,7 +216,21 @@ void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
                                    const OperandOverride &Override) {
   const MCInstrDesc &Desc = MI.getDesc();
   unsigned N = Desc.getNumOperands();
+  // D16 loads read the old destination (they keep its other half) through
+  // a register operand of the destination's class, vdst_in, which the
+  // disassembler leaves out or gives as an immediate.
+  auto ReadsDestination = [&](unsigned I) {
+    return I >= Desc.NumDefs && Desc.NumDefs == 1 && MI.getNumOperands() > 0 &&
+           MI.getOperand(0).isReg() &&
+           Desc.operands()[I].OperandType == MCOI::OPERAND_REGISTER &&
+           Desc.operands()[I].RegClass == Desc.operands()[0].RegClass;
+  };
   for (unsigned I = 0; I < N; ++I) {
+    if (I >= Inst.getNumOperands() && ReadsDestination(I)) {
+      MI.addOperand(MF, MachineOperand::CreateReg(MI.getOperand(0).getReg(),
+                                                  false));
+      continue;
+    }
     if (I >= Inst.getNumOperands()) {
       // VOP3P and a few others decode with fewer operands than their
       // descriptor lists; the missing ones are zero modifiers, or a tied
@@ -236,6 +250,11 @@ void asmevo::addOperandsFromMCInst(MachineFunction &MF, MachineInstr &MI,
         MI.addOperand(MF, *MO);
         continue;
       }
+    if (!Op.isReg() && ReadsDestination(I)) {
+      MI.addOperand(MF, MachineOperand::CreateReg(MI.getOperand(0).getReg(),
+                                                  false));
+      continue;
+    }
     if (Op.isReg()) {
       MI.addOperand(MF, MachineOperand::CreateReg(canonicalRegister(MF, Op.getReg()),
                                                   I < Desc.NumDefs));
