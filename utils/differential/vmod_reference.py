@@ -1,0 +1,876 @@
+#!/usr/bin/env python3
+"""The SDWA and DPP forms of vector ops, float and packed ops, against a
+Python model written from AMD's CDNA3 ISA reference guide.
+
+isa_reference.py checks the e32/e64 forms of the integer VOP1/VOP2/VOP3
+and VOPC ops; this script reuses its op models (OPS, CMPS) and adds:
+  - SDWA (ISA 6.3 "Sub-Dword Addressing"): src0_sel/src1_sel pick a byte,
+    a word or the dword of a source, zero- or (with sext) sign-extended to
+    32 bits; float sources then take neg/abs on the selected value; the
+    result's low bits go to the dst_sel field of the destination, the
+    other bits are zero (UNUSED_PAD), copies of the field's top bit above
+    it and zero below (UNUSED_SEXT), or the old destination (PRESERVE).
+    VOPC-SDWA writes VCC or an SGPR pair.
+  - DPP (ISA 6.2 "Data Parallel Processing"): src0 is read from another
+    lane of the same row (quad_perm, row_shl/shr/ror) or wave
+    (wave_shl/rol/shr/ror: lane L reads L+1 for shl/rol, L-1 for
+    shr/ror), row_mirror, row_half_mirror, row_bcast:15/31; a lane whose
+    row (lane / 16) is off in row_mask or whose bank ((lane % 16) / 4) is
+    off in bank_mask is not written; a lane whose source lane is out of
+    range is not written unless bound_ctrl is set, which reads 0 instead.
+    (The assembler's "bound_ctrl:0" sets BOUND_CTRL to 1.) row_bcast is
+    only checked on the rows its ISA text defines (row_mask 0xa for
+    bcast:15, 0xc for bcast:31). EXEC is all ones here, so no source lane
+    is disabled.
+  - float ops with exactly specified results (IEEE round to nearest even,
+    denormals kept: the kernels run with FLOAT_DENORM_MODE 3): add, sub,
+    subrev, mul, fma, fmac, min, max, ldexp, trunc/ceil/floor/rndne/fract
+    for f16/f32/f64, and the packed (VOP3P) forms.
+  - packed 16-bit integer ops (VOP3P) with op_sel/op_sel_hi, and the
+    packed f32 ops with neg_lo/neg_hi; v_dot* integer dot products.
+
+NaN rule modelled (the ISA guide does not fix payloads for arithmetic):
+an arithmetic result with a NaN source is the first NaN source in operand
+order (src0, src1, src2), quieted (top mantissa bit set), sign and payload
+kept; an invalid operation without NaN sources (inf - inf, 0 * inf) gives
+the default NaN 0x7FC00000 (f16 0x7E00, f64 0x7FF8000000000000). min/max
+follow the ISA's IEEE mode (MODE.IEEE=1 for compute kernels: signalling
+NaN inputs are quieted and propagated per IEEE 754-2008): a signalling NaN
+source gives that NaN quieted (src0 first), otherwise a quiet NaN loses
+against a number, and two quiet NaNs give src0; -0 < +0.
+
+Transcendental ops (exp, log, rcp, rsq, sqrt, sin, cos) are approximate
+on the hardware (about 1 ulp) and not checked; nor are v_mad_f32/v_mac_f32
+(the hardware flushes their denormals; the emulator documents keeping
+them) or v_mad_f16/v_mac_f16 (whether the hardware rounds the product
+before the add is not in the guide).
+
+Usage: vmod_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
+                         --work DIR [--write-tested FILE]
+"""
+import argparse
+import math
+import os
+import random
+import struct
+import sys
+from fractions import Fraction as Q
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import isa_reference as ir  # noqa: E402
+from constfold import mc_opcodes, run, strip_subtarget  # noqa: E402
+
+M32 = 0xFFFFFFFF
+N = 256      # lanes: 4 waves of 64
+WAVE = 64
+
+# --- float formats ------------------------------------------------------
+
+FMT = {"f16": (5, 10), "f32": (8, 23), "f64": (11, 52)}
+
+
+def fparts(v, fmt):
+    eb, mb = FMT[fmt]
+    return (v >> (eb + mb)) & 1, (v >> mb) & ((1 << eb) - 1), \
+        v & ((1 << mb) - 1)
+
+
+def is_nan(v, fmt):
+    eb, mb = FMT[fmt]
+    _, e, m = fparts(v, fmt)
+    return e == (1 << eb) - 1 and m != 0
+
+
+def is_snan(v, fmt):
+    return is_nan(v, fmt) and not (v >> (FMT[fmt][1] - 1)) & 1
+
+
+def is_inf(v, fmt):
+    eb, _ = FMT[fmt]
+    _, e, m = fparts(v, fmt)
+    return e == (1 << eb) - 1 and m == 0
+
+
+def quiet(v, fmt):
+    return v | (1 << (FMT[fmt][1] - 1))
+
+
+def dnan(fmt):
+    eb, mb = FMT[fmt]
+    return (((1 << eb) - 1) << mb) | (1 << (mb - 1))
+
+
+def inf_bits(fmt, sign):
+    eb, mb = FMT[fmt]
+    return (sign << (eb + mb)) | (((1 << eb) - 1) << mb)
+
+
+def fval(v, fmt):
+    """A finite value as an exact fraction."""
+    eb, mb = FMT[fmt]
+    s, e, m = fparts(v, fmt)
+    bias = (1 << (eb - 1)) - 1
+    if e == 0:
+        x = Q(m, 1 << mb) * Q(2) ** (1 - bias)
+    else:
+        x = Q((1 << mb) | m, 1 << mb) * Q(2) ** (e - bias)
+    return -x if s else x
+
+
+def fround(x, fmt, zsign=0):
+    """An exact value rounded to nearest even (denormals kept, overflow to
+    infinity); zsign is the sign of an exact zero."""
+    eb, mb = FMT[fmt]
+    bias = (1 << (eb - 1)) - 1
+    if x == 0:
+        return zsign << (eb + mb)
+    s = 1 if x < 0 else 0
+    x = abs(x)
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    if Q(2) ** e > x:
+        e -= 1
+    e = max(e, 1 - bias)
+    q = x / Q(2) ** (e - mb)
+    mant = q.numerator // q.denominator
+    rem = q - mant
+    if rem > Q(1, 2) or (rem == Q(1, 2) and mant & 1):
+        mant += 1
+    if mant == 1 << (mb + 1):
+        mant >>= 1
+        e += 1
+    if e > bias:
+        return inf_bits(fmt, s)
+    if mant < 1 << mb:  # denormal (or rounded to zero)
+        return (s << (eb + mb)) | mant
+    return (s << (eb + mb)) | ((e + bias) << mb) | (mant - (1 << mb))
+
+
+def first_nan(fmt, *vs):
+    for v in vs:
+        if is_nan(v, fmt):
+            return quiet(v, fmt)
+    return None
+
+
+def ffma(fmt, a, b, c):
+    """a * b + c, rounded once; NaNs by the rule in the module docstring."""
+    n = first_nan(fmt, a, b, c)
+    if n is not None:
+        return n
+    eb, mb = FMT[fmt]
+    sa, sb, sc = (v >> (eb + mb) for v in (a, b, c))
+    sp = sa ^ sb
+    ia, ib, ic = (is_inf(v, fmt) for v in (a, b, c))
+    za = (a << 1) & ((1 << (eb + mb + 1)) - 1) == 0
+    zb = (b << 1) & ((1 << (eb + mb + 1)) - 1) == 0
+    if (ia and zb) or (ib and za):
+        return dnan(fmt)
+    if ia or ib:
+        if ic and sc != sp:
+            return dnan(fmt)
+        return inf_bits(fmt, sp)
+    if ic:
+        return c
+    p = fval(a, fmt) * fval(b, fmt)
+    cv = fval(c, fmt)
+    s = p + cv
+    if s == 0:
+        if p == 0 and cv == 0:
+            return fround(s, fmt, sp & sc)
+        return fround(s, fmt, 0)
+    return fround(s, fmt)
+
+
+def one(fmt):
+    eb, mb = FMT[fmt]
+    return ((1 << (eb - 1)) - 1) << mb
+
+
+def sign_bit(fmt):
+    eb, mb = FMT[fmt]
+    return 1 << (eb + mb)
+
+
+def fadd(fmt, a, b):
+    return ffma(fmt, a, one(fmt), b)
+
+
+def fsub(fmt, a, b):
+    n = first_nan(fmt, a, b)
+    return n if n is not None else fadd(fmt, a, b ^ sign_bit(fmt))
+
+
+def fmul(fmt, a, b):
+    return ffma(fmt, a, b, sign_bit(fmt))  # + (-0) keeps every product
+
+
+def fless(fmt, a, b):
+    """a < b with -0 < +0 (finite or infinite, no NaN)."""
+    def key(v):
+        if is_inf(v, fmt):
+            return (Q(1) if not v & sign_bit(fmt) else Q(-1)) * 10 ** 400, 0
+        x = fval(v, fmt)
+        return x, 0 if v & sign_bit(fmt) else 1
+    return key(a) < key(b)
+
+
+def fminmax(fmt, a, b, want_max):
+    for v in (a, b):
+        if is_snan(v, fmt):
+            return quiet(v, fmt)
+    if is_nan(a, fmt) and is_nan(b, fmt):
+        return quiet(a, fmt)
+    if is_nan(a, fmt):
+        return b
+    if is_nan(b, fmt):
+        return a
+    lt = fless(fmt, a, b)
+    return (b if lt else a) if want_max else (a if lt else b)
+
+
+def fldexp(fmt, a, e):
+    if is_nan(a, fmt):
+        return quiet(a, fmt)
+    if is_inf(a, fmt):
+        return a
+    x = fval(a, fmt)
+    if x == 0:
+        return a
+    e = max(min(e, 4000), -4000)
+    return fround(x * Q(2) ** e, fmt, 0)
+
+
+def fround_int(fmt, a, how):
+    """trunc / ceil / floor / rndne of S0; NaN quieted, inf and zero kept,
+    an integer result of zero keeps S0's sign."""
+    if is_nan(a, fmt):
+        return quiet(a, fmt)
+    if is_inf(a, fmt):
+        return a
+    x = fval(a, fmt)
+    if how == "trunc":
+        r = math.trunc(x)
+    elif how == "ceil":
+        r = math.ceil(x)
+    elif how == "floor":
+        r = math.floor(x)
+    else:
+        r = round(x)  # Python rounds halves to even
+    return fround(Q(r), fmt, a >> (sum(FMT[fmt])))
+
+
+def ffract(fmt, a):
+    """V_FRACT: S0 - floor(S0), at most the largest value below 1; NaN
+    quieted; +-inf gives NaN (the guide: fract(inf) is NaN)."""
+    if is_nan(a, fmt):
+        return quiet(a, fmt)
+    if is_inf(a, fmt):
+        return dnan(fmt)
+    x = fval(a, fmt)
+    r = x - math.floor(x)
+    eb, mb = FMT[fmt]
+    below1 = one(fmt) - 1
+    if r == 0:  # S0 + -floor(S0) is an exact +0
+        return 0
+    b = fround(r, fmt)
+    return min(b, below1)
+
+
+# --- input lanes ---------------------------------------------------------
+
+F32_EDGE = [0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00800000,
+            0x3F800000, 0xBF800000, 0x3F000000, 0x3FC00000, 0x40200000,
+            0x7F7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FC12345,
+            0xFFC00001, 0x7F800001, 0xFFA00000, 0x4F000000, 0xCF800000,
+            0x4B800001, 0x3EFFFFFF, 0x33800000, 0x00400000]
+F16_EDGE = [0x0000, 0x8000, 0x0001, 0x83FF, 0x0400, 0x3C00, 0xBC00, 0x3800,
+            0x3E00, 0x7BFF, 0x7C00, 0xFC00, 0x7E00, 0x7E12, 0xFD01, 0x7C01,
+            0x5640, 0x1400]
+F64_EDGE = [0, 0x8000000000000000, 1, 0x800FFFFFFFFFFFFF, 0x0010000000000000,
+            0x3FF0000000000000, 0xBFF0000000000000, 0x3FE0000000000000,
+            0x4004000000000000, 0x7FEFFFFFFFFFFFFF, 0x7FF0000000000000,
+            0xFFF0000000000000, 0x7FF8000000000000, 0x7FF8000000012345,
+            0xFFF0000000000001, 0x4330000000000001, 0x3CA0000000000000]
+
+
+def lanes_for(kind, rnd):
+    """N values of one source: edge values first, then random ones."""
+    if kind == "f32":
+        edges = F32_EDGE
+    elif kind == "f16":
+        edges = [e | (rnd.choice(F16_EDGE) << 16) for e in F16_EDGE] * 2
+    elif kind == "f64":
+        edges = F64_EDGE
+    else:
+        edges = ir.EDGES
+    out = list(edges)
+    rnd.shuffle(out)
+    while len(out) < N:
+        k = rnd.random()
+        if k < 0.3:
+            out.append(rnd.choice(edges))
+        elif k < 0.45:
+            out.append(rnd.randrange(64))
+        elif kind == "f32" and k < 0.8:
+            # Values near 1, so that sums and products round.
+            out.append((rnd.choice([0x3F, 0xBF, 0x4B, 0x33]) << 24)
+                       | rnd.getrandbits(24))
+        elif kind == "f16" and k < 0.8:
+            h = lambda: rnd.choice([0x3C, 0xBC, 0x64, 0x10]) << 8 | \
+                rnd.getrandbits(8)
+            out.append(h() | (h() << 16))
+        else:
+            out.append(rnd.getrandbits(64 if kind == "f64" else 32))
+    return out[:N]
+
+
+# --- SDWA and DPP ---------------------------------------------------------
+
+SEL = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"]
+UNUSED = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"]
+
+
+def sdwa_sel(v, sel, sx):
+    if sel < 4:
+        b = (v >> (8 * sel)) & 0xFF
+        return (b - 256) & M32 if sx and b >> 7 else b
+    if sel < 6:
+        h = (v >> (16 * (sel - 4))) & 0xFFFF
+        return (h - 65536) & M32 if sx and h >> 15 else h
+    return v
+
+
+def sdwa_dst(r, old, sel, unused):
+    if sel == 6:
+        return r & M32
+    shift = 8 * sel if sel < 4 else 16 * (sel - 4)
+    bits = 8 if sel < 4 else 16
+    fmask = ((1 << bits) - 1) << shift
+    field = (r << shift) & fmask
+    if unused == 2:
+        return (old & ~fmask & M32) | field
+    if unused == 1 and (r >> (bits - 1)) & 1:
+        return (field | (M32 << (shift + bits))) & M32
+    return field
+
+
+def fmods(v, neg, ab, ty):
+    sb = 0x8000 if ty == "f16" else 0x80000000
+    if ab:
+        v &= ~sb & M32
+    if neg:
+        v ^= sb
+    return v
+
+
+def src_text(k, ty, neg, ab, sx):
+    t = "$%d" % k
+    if sx:
+        t = "sext(%s)" % t
+    if ab:
+        t = "|%s|" % t
+    if neg:
+        t = "-" + t
+    return t
+
+
+def dpp_src_lane(ctrl, l):
+    """Source lane of lane l (in its wave) for a DPP control, None when out
+    of range (ISA DPP_CTRL table)."""
+    kind, n = ctrl
+    row, inrow = l & ~15, l & 15
+    if kind == "quad_perm":
+        return (l & ~3) | n[l & 3]
+    if kind == "row_shl":
+        return row + inrow + n if inrow + n < 16 else None
+    if kind == "row_shr":
+        return row + inrow - n if inrow - n >= 0 else None
+    if kind == "row_ror":
+        return row + ((inrow - n) & 15)
+    if kind == "wave_shl":
+        return l + 1 if l < 63 else None
+    if kind == "wave_rol":
+        return (l + 1) & 63
+    if kind == "wave_shr":
+        return l - 1 if l > 0 else None
+    if kind == "wave_ror":
+        return (l - 1) & 63
+    if kind == "row_mirror":
+        return row + 15 - inrow
+    if kind == "row_half_mirror":
+        return (l & ~7) + 7 - (l & 7)
+    if kind == "row_bcast":
+        return (row - 1) if n == 15 else 31
+    raise ValueError(kind)
+
+
+def dpp_text(ctrl):
+    kind, n = ctrl
+    if kind == "quad_perm":
+        return "quad_perm:[%s]" % ",".join(str(x) for x in n)
+    if kind in ("row_shl", "row_shr", "row_ror", "row_bcast"):
+        return "%s:%d" % (kind, n)
+    if kind.startswith("wave_"):
+        return kind + ":1"
+    return kind
+
+
+def dpp_ctrls():
+    out = [("quad_perm", (1, 0, 3, 2)), ("quad_perm", (3, 3, 0, 1)),
+           ("quad_perm", (0, 0, 0, 0)), ("quad_perm", (2, 3, 1, 0))]
+    for k in ("row_shl", "row_shr", "row_ror"):
+        out += [(k, n) for n in range(1, 16)]
+    out += [(k, 1) for k in ("wave_shl", "wave_rol", "wave_shr",
+                             "wave_ror")]
+    out += [("row_mirror", 0), ("row_half_mirror", 0), ("row_bcast", 15),
+            ("row_bcast", 31)]
+    return out
+
+
+class Form:
+    """One instruction of the kernel: its inline assembly ($0 the result,
+    then the sources named in srcs; the old destination is tied when
+    tied), the MC opcode it must become (without subtarget suffix), and a
+    model from the per-lane inputs to the N results."""
+
+    def __init__(self, asm, srcs, mc, model, clob="", tied=True,
+                 wide=False):
+        self.asm, self.srcs, self.mc, self.model = asm, srcs, mc, model
+        self.clob, self.tied, self.wide = clob, tied, wide
+
+
+# Types of the sources and the result of each modelled VOP1/VOP2 op:
+# "i" integer (sext allowed under SDWA), "f32"/"f16" float (neg/abs).
+FLOAT_SRC = {"v_cvt_i32_f32": "f32", "v_cvt_u32_f32": "f32",
+             "v_cvt_flr_i32_f32": "f32", "v_cvt_rpi_i32_f32": "f32",
+             "v_frexp_exp_i32_f32": "f32", "v_cvt_f32_f16": "f16"}
+
+
+def f32op(fn):
+    return lambda a, b, c: fn("f32", a, b)
+
+
+def f16op(fn):
+    return lambda a, b, c: fn("f16", a & 0xFFFF, b & 0xFFFF)
+
+
+def i16(fn):
+    return lambda a, b, c: fn(a & 0xFFFF, b & 0xFFFF) & 0xFFFF
+
+
+def s16(v):
+    return ir.sext(v, 16)
+
+
+# VOP2/VOP1 ops modelled here (name, nsrc, src type, dst type, model).
+FOPS = [
+    ("v_add_f32", 2, "f32", "f32", f32op(fadd)),
+    ("v_sub_f32", 2, "f32", "f32", f32op(fsub)),
+    ("v_subrev_f32", 2, "f32", "f32",
+     lambda a, b, c: fsub("f32", b, a)),
+    ("v_mul_f32", 2, "f32", "f32", f32op(fmul)),
+    ("v_min_f32", 2, "f32", "f32",
+     lambda a, b, c: fminmax("f32", a, b, False)),
+    ("v_max_f32", 2, "f32", "f32",
+     lambda a, b, c: fminmax("f32", a, b, True)),
+    ("v_add_f16", 2, "f16", "f16", f16op(fadd)),
+    ("v_sub_f16", 2, "f16", "f16", f16op(fsub)),
+    ("v_subrev_f16", 2, "f16", "f16",
+     lambda a, b, c: fsub("f16", b & 0xFFFF, a & 0xFFFF)),
+    ("v_mul_f16", 2, "f16", "f16", f16op(fmul)),
+    ("v_min_f16", 2, "f16", "f16",
+     lambda a, b, c: fminmax("f16", a & 0xFFFF, b & 0xFFFF, False)),
+    ("v_max_f16", 2, "f16", "f16",
+     lambda a, b, c: fminmax("f16", a & 0xFFFF, b & 0xFFFF, True)),
+    ("v_ldexp_f16", 2, "f16", "f16",
+     lambda a, b, c: fldexp("f16", a & 0xFFFF, s16(b))),
+    ("v_xnor_b32", 2, "i", "i", lambda a, b, c: ~(a ^ b) & M32),
+    ("v_add_u16", 2, "i", "i", i16(lambda a, b: a + b)),
+    ("v_sub_u16", 2, "i", "i", i16(lambda a, b: a - b)),
+    ("v_subrev_u16", 2, "i", "i", i16(lambda a, b: b - a)),
+    ("v_mul_lo_u16", 2, "i", "i", i16(lambda a, b: a * b)),
+    ("v_lshlrev_b16", 2, "i", "i", i16(lambda a, b: b << (a & 15))),
+    ("v_lshrrev_b16", 2, "i", "i", i16(lambda a, b: b >> (a & 15))),
+    ("v_ashrrev_i16", 2, "i", "i", i16(lambda a, b: s16(b) >> (a & 15))),
+    ("v_max_u16", 2, "i", "i", i16(max)),
+    ("v_min_u16", 2, "i", "i", i16(min)),
+    ("v_max_i16", 2, "i", "i", i16(lambda a, b: max(s16(a), s16(b)))),
+    ("v_min_i16", 2, "i", "i", i16(lambda a, b: min(s16(a), s16(b)))),
+]
+for _how in ("trunc", "ceil", "floor", "rndne"):
+    FOPS.append(("v_%s_f32" % _how, 1, "f32", "f32",
+                 (lambda h: lambda a, b, c: fround_int("f32", a, h))(_how)))
+    FOPS.append(("v_%s_f16" % _how, 1, "f16", "f16",
+                 (lambda h: lambda a, b, c:
+                  fround_int("f16", a & 0xFFFF, h))(_how)))
+FOPS += [
+    ("v_fract_f32", 1, "f32", "f32", lambda a, b, c: ffract("f32", a)),
+    ("v_fract_f16", 1, "f16", "f16",
+     lambda a, b, c: ffract("f16", a & 0xFFFF)),
+]
+
+
+def vop_ops():
+    """(name, nsrc, src type, float dst, model) of every VOP1/VOP2 op with
+    a model."""
+    out = []
+    for name, nsrc, fn in ir.OPS:
+        if name in ir.VOP3_ONLY or nsrc > 2:
+            continue
+        st = FLOAT_SRC.get(name, "i")
+        dt = "f32" if name.startswith("v_cvt_f32_") else "i"
+        out.append((name, nsrc, st, dt, fn))
+    for name, nsrc, st, dt, fn in FOPS:
+        out.append((name, nsrc, st, dt, fn))
+    return out
+
+
+def lanewise(fn, srcs):
+    return lambda L: [fn(*[L[s][n] for s in srcs]) for n in range(N)]
+
+
+def sdwa_forms(arch):
+    out = []
+    rnd = random.Random(5)
+    for name, nsrc, st, dt, fn in vop_ops():
+        fl = st != "i"
+        hi16 = dt == "f16" or name.endswith(("16",)) and dt == "i"
+        configs = []
+        for k in range(6):
+            s0 = (k * 3 + 1) % 7 if k else 6
+            s1 = (k * 5 + 4) % 7
+            ds = [6, 5, 4, 0, 2, 1][k]
+            du = [0, 2, 1, 2, 0, 1][k]
+            if ds == 6:
+                du = 0
+            sx0 = (not fl) and k in (1, 3, 4)
+            sx1 = (not fl) and k in (2, 3)
+            neg0 = fl and k in (1, 4)
+            abs0 = fl and k in (2, 4)
+            neg1 = fl and k in (3, 5)
+            abs1 = fl and k in (1,)
+            if st == "f16":
+                # f16 sources from a word select keep their meaning.
+                s0 = [6, 5, 4, 5, 4, 0][k]
+                s1 = [4, 5, 6, 4, 5, 5][k]
+            # No clamp: LLVM 22's machine verifier rejects any SDWA
+            # instruction with clamp on gfx9 ("Clamp not allowed in VOPC
+            # SDWA instructions on VI"), so asmevo-opt cannot list the
+            # kernel's opcodes.
+            clamp = False
+            if "ldexp" in name:  # src1 is an integer exponent
+                neg1 = abs1 = sx1 = False
+            configs.append((s0, s1, ds, du, sx0, sx1, neg0, abs0, neg1,
+                            abs1, clamp))
+        for (s0, s1, ds, du, sx0, sx1, neg0, abs0, neg1, abs1,
+             clamp) in configs:
+            ops = [src_text(1, st, neg0, abs0, sx0)]
+            sels = "src0_sel:%s" % SEL[s0]
+            if nsrc == 2:
+                ops.append(src_text(2, st, neg1, abs1, sx1))
+                sels += " src1_sel:%s" % SEL[s1]
+            asm = "%s_sdwa $0, %s%s dst_sel:%s dst_unused:%s %s" % (
+                name, ", ".join(ops), " clamp" if clamp else "", SEL[ds],
+                UNUSED[du], sels)
+
+            def model(a, b, d, fn=fn, s0=s0, s1=s1, ds=ds, du=du, sx0=sx0,
+                      sx1=sx1, neg0=neg0, abs0=abs0, neg1=neg1, abs1=abs1,
+                      clamp=clamp, st=st, dt=dt):
+                x = sdwa_sel(a, s0, sx0)
+                y = sdwa_sel(b, s1, sx1)
+                if st != "i":
+                    x = fmods(x, neg0, abs0, st)
+                    y = fmods(y, neg1, abs1, st)
+                r = fn(x, y, 0)
+                if clamp:
+                    r = fclamp(dt, r)
+                return sdwa_dst(r, d, ds, du)
+            srcs = ["a", "b"][:nsrc]
+            out.append(Form(asm, srcs, name.upper() + "_sdwa",
+                            lanewise(model, ["a", "b", "d"])))
+    return out
+
+
+def fclamp(fmt, r):
+    """clamp: to [0, 1]; NaN to 0 (DX10_CLAMP, set for compute kernels);
+    -0 stays -0 ... as max(0, x) would give +0: the ISA clamps to 0.0."""
+    if is_nan(r, fmt):
+        return 0
+    if r & sign_bit(fmt):
+        return 0
+    if fless(fmt, one(fmt), r):
+        return one(fmt)
+    return r
+
+
+def cmp_sdwa_forms():
+    out = []
+    models = dict(ir.CMPS)
+    k = 0
+    for name, _ in ir.CMPS:
+        ty = name.rsplit("_", 1)[1]
+        if ty.endswith("64"):
+            continue
+        fl = ty[0] == "f"
+        for x in (False, True):
+            nm = name.replace("v_cmp_", "v_cmpx_") if x else name
+            for j in range(2):
+                k += 1
+                s0 = [(k * 3) % 7, (k * 5 + 2) % 7][j]
+                s1 = [(k * 2 + 1) % 7, 6][j]
+                if ty == "f16":
+                    s0, s1 = [(4, 5), (5, 4)][j]
+                neg0 = fl and j == 1
+                abs1 = fl and k % 3 == 0
+                sx0 = (not fl) and j == 0 and k % 2 == 0
+                sx1 = (not fl) and j == 1
+                cls = "class" in name
+                if cls:
+                    abs1 = False
+                    sx1 = False
+                ops = "%s, %s" % (src_text(1, ty, neg0, False, sx0),
+                                  src_text(2, ty, False, abs1, sx1))
+                sel = "src0_sel:%s src1_sel:%s" % (SEL[s0], SEL[s1])
+                if x:
+                    dst = "s[14:15]" if j else "vcc"
+                    asm = ("s_mov_b64 s[12:13], exec\\0As_nop 7\\0A"
+                           "%s_sdwa %s, %s %s\\0As_nop 4\\0A"
+                           "s_mov_b64 s[10:11], exec\\0A"
+                           "s_mov_b64 exec, s[12:13]\\0A"
+                           "v_cndmask_b32_e64 $0, 0, 1, s[10:11]" % (
+                               nm, dst, ops, sel))
+                    clob = ",~{vcc},~{s10},~{s11},~{s12},~{s13},~{s14}," \
+                           "~{s15}"
+                else:
+                    dst = "s[10:11]" if j else "vcc"
+                    asm = ("%s_sdwa %s, %s %s\\0As_nop 4\\0A"
+                           "v_cndmask_b32_e64 $0, 0, 1, %s" % (
+                               nm, dst, ops, sel, dst))
+                    clob = ",~{vcc},~{s10},~{s11}"
+                fn = models[name]
+
+                def model(a, b, fn=fn, s0=s0, s1=s1, sx0=sx0, sx1=sx1,
+                          neg0=neg0, abs1=abs1, fl=fl, ty=ty, cls=cls):
+                    p = sdwa_sel(a, s0, sx0)
+                    q = sdwa_sel(b, s1, sx1)
+                    if fl:
+                        p = fmods(p, neg0, False, ty)
+                        if not cls:
+                            q = fmods(q, False, abs1, ty)
+                    return fn(p, 0, q) if cls else fn(p, q, 0)
+                out.append(Form(asm, ["a", "b"], nm.upper() + "_sdwa",
+                                lanewise(model, ["a", "b"]), clob=clob,
+                                tied=False))
+    return out
+
+
+def dpp_forms(arch):
+    out = []
+    ctrls = dpp_ctrls()
+    masks = [(0xF, 0xF), (0xF, 0xF), (0x5, 0xF), (0xF, 0x6), (0xB, 0xD)]
+    ci = 0
+    for name, nsrc, st, dt, fn in vop_ops():
+        fl = st != "i"
+        picks = []
+        if name == "v_mov_b32":
+            for c in ctrls:
+                for bc in (False, True):
+                    picks.append((c, 0xF, 0xF, bc))
+            picks.append((("row_shl", 3), 0x6, 0x9, False))
+            picks.append((("quad_perm", (2, 1, 3, 0)), 0xA, 0x3, True))
+        else:
+            for j in range(4):
+                c = ctrls[ci % len(ctrls)]
+                ci += 7
+                rm, bm = masks[(ci + j) % len(masks)]
+                picks.append((c, rm, bm, j % 2 == 1))
+        for c, rm, bm, bc in picks:
+            if c[0] == "row_bcast":
+                rm &= 0xA if c[1] == 15 else 0xC
+            neg0 = fl and ci % 3 == 0
+            abs1 = fl and nsrc == 2 and ci % 2 == 0 and "ldexp" not in name
+            ops = [src_text(1, st, neg0, False, False)]
+            if nsrc == 2:
+                ops.append(src_text(2, st, False, abs1, False))
+            asm = "%s_dpp $0, %s %s row_mask:%#x bank_mask:%#x%s" % (
+                name, ", ".join(ops), dpp_text(c), rm, bm,
+                " bound_ctrl:0" if bc else "")
+
+            def model(L, fn=fn, c=c, rm=rm, bm=bm, bc=bc, neg0=neg0,
+                      abs1=abs1, st=st, fl=fl):
+                res = []
+                for n in range(N):
+                    w, l = n - n % WAVE, n % WAVE
+                    old = L["d"][n]
+                    if not (rm >> (l // 16)) & 1 or \
+                            not (bm >> ((l % 16) // 4)) & 1:
+                        res.append(old)
+                        continue
+                    s = dpp_src_lane(c, l)
+                    if s is None:
+                        if not bc:
+                            res.append(old)
+                            continue
+                        x = 0
+                    else:
+                        x = L["a"][w + s]
+                    y = L["b"][n]
+                    if fl:
+                        x = fmods(x, neg0, False, st)
+                        y = fmods(y, False, abs1, st)
+                    res.append(fn(x, y, 0) & M32)
+                return res
+            out.append(Form(asm, ["a", "b"][:nsrc], name.upper() + "_dpp",
+                            model))
+    return out
+
+
+# --- kernel ---------------------------------------------------------------
+
+def kernel_ir(fs):
+    lines = ['target triple = "amdgcn-amd-amdhsa"',
+             "declare i32 @llvm.amdgcn.workitem.id.x()",
+             "declare i32 @llvm.amdgcn.workgroup.id.x()",
+             "define amdgpu_kernel void @k(ptr addrspace(1) %out, "
+             "ptr addrspace(1) %pa, ptr addrspace(1) %pb, "
+             "ptr addrspace(1) %pc, ptr addrspace(1) %pd) #0 {",
+             "  %tid = call i32 @llvm.amdgcn.workitem.id.x()",
+             "  %grp = call i32 @llvm.amdgcn.workgroup.id.x()",
+             "  %g64 = mul i32 %grp, 64",
+             "  %i = add i32 %g64, %tid"]
+    for o in "abcd":
+        lines.append("  %%g%s = getelementptr i32, ptr addrspace(1) %%p%s, "
+                     "i32 %%i" % (o, o))
+        lines.append("  %%%s = load volatile i32, ptr addrspace(1) %%g%s"
+                     % (o, o))
+    for k, f in enumerate(fs):
+        cons = ",".join(["=v"] + ["v"] * len(f.srcs) +
+                        (["0"] if f.tied else [])) + f.clob
+        args = ["i32 %%%s" % s for s in f.srcs] + (["i32 %d"] if f.tied
+                                                   else [])
+        asm = f.asm
+        if "s_nop 7" not in asm:
+            asm = "s_nop 7\\0A" + asm
+        lines.append('  %%r%d = call i32 asm sideeffect "%s", "%s"(%s)'
+                     % (k, asm, cons, ", ".join(args)))
+        lines.append("  %%s%d = add i32 %%i, %d" % (k, k * N))
+        lines.append("  %%q%d = getelementptr i32, ptr addrspace(1) %%out, "
+                     "i32 %%s%d" % (k, k))
+        lines.append("  store volatile i32 %%r%d, ptr addrspace(1) %%q%d"
+                     % (k, k))
+    lines += ["  ret void", "}",
+              'attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }']
+    return "\n".join(lines) + "\n"
+
+
+def spec(nout):
+    return "\n".join([
+        "asmevo-launch: 1", "buffers:",
+        "  out: {type: u32, count: %d, role: out}" % (nout * N)] +
+        ["  p%s: {type: u32, count: %d, role: in}" % (o, N) for o in "abcd"]
+        + ["kernel: k", "grid: [%d]" % (N // 64), "block: [64]",
+           "args: [out, pa, pb, pc, pd]"]) + "\n"
+
+
+def run_batch(args, tag, fs, inputs):
+    work = os.path.join(args.work, tag)
+    os.makedirs(work, exist_ok=True)
+    for o in "abcd":
+        with open(os.path.join(work, "p%s.bin" % o), "wb") as f:
+            f.write(struct.pack("<%dI" % N, *inputs[o]))
+    with open(os.path.join(work, "spec.yaml"), "w") as f:
+        f.write(spec(len(fs)))
+    ll, co = os.path.join(work, "k.ll"), os.path.join(work, "k.co")
+    with open(ll, "w") as f:
+        f.write(kernel_ir(fs))
+    run([args.clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=" + args.arch,
+         "-O1", "-nogpulib", ll, "-o", co], "clang")
+    od = os.path.join(work, "out")
+    cmd = [os.path.join(args.bin, "asmevo-verify"), "run", co, "--spec",
+           os.path.join(work, "spec.yaml"), "--output-dir", od]
+    for o in "abcd":
+        cmd += ["--input", "p%s=%s" % (o, os.path.join(work, "p%s.bin" % o))]
+    txt = run(cmd, "asmevo-verify run")
+    if "result: clean" not in txt:
+        raise RuntimeError("run not clean:\n" + txt)
+    with open(os.path.join(od, "out.bin"), "rb") as f:
+        out = struct.unpack("<%dI" % (N * len(fs)), f.read())
+    mcs = mc_opcodes(args, co)
+    want = {f.mc for f in fs}
+    seq = [strip_subtarget(m) for p, m in zip(mcs, mcs[1:])
+           if p.startswith("S_NOP")]
+    seq = [m for m in seq if m in want]
+    if len(seq) != len(fs):
+        raise RuntimeError("%s: %d modelled instructions in the kernel, %d "
+                           "emitted" % (tag, len(seq), len(fs)))
+    passed, failed = set(), set()
+    for k, (f, mc) in enumerate(zip(fs, seq)):
+        if mc != f.mc:
+            raise RuntimeError("instruction %d is %s, expected %s"
+                               % (k, mc, f.mc))
+        want = f.model(inputs)
+        got = out[k * N:(k + 1) * N]
+        bad = [n for n in range(N) if got[n] != want[n]]
+        if bad:
+            failed.add(mc)
+            print("FAIL %s %s (%s): %d of %d lanes differ" % (
+                args.arch, f.asm.replace("\\0A", "; "), mc, len(bad), N))
+            for n in bad[:4]:
+                print("  lane %d: %s emulator=%#010x model=%#010x" % (
+                    n, " ".join("%s=%#010x" % (o, inputs[o][n])
+                                for o in "abcd"), got[n], want[n]))
+        else:
+            passed.add(mc)
+    return passed, failed, len(fs)
+
+
+def inputs_for(seed, ka, kb):
+    rnd = random.Random(seed)
+    return {"a": lanes_for(ka, rnd), "b": lanes_for(kb, rnd),
+            "c": lanes_for("i", rnd),
+            "d": [rnd.getrandbits(32) for _ in range(N)]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--arch", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--write-tested")
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    groups = {"i": [], "f32": [], "f16": []}
+    for f in sdwa_forms(args.arch) + dpp_forms(args.arch):
+        ty = FORM_TY.get(f.mc.rsplit("_", 1)[0].lower(), "i")
+        groups[ty].append(f)
+    for f in cmp_sdwa_forms():
+        ty = f.mc.rsplit("_", 2)[-2].lower()
+        groups["f16" if ty == "f16" else "f32" if ty == "f32"
+               else "i"].append(f)
+    tested, failed, total = set(), set(), 0
+    for j, (ty, fs) in enumerate(sorted(groups.items())):
+        if not fs:
+            continue
+        p, fl, n = run_batch(args, ty, fs,
+                             inputs_for(args.seed + j, ty, ty))
+        tested |= p
+        failed |= fl
+        total += n
+    tested -= failed
+    print("%s: %d instructions, %d opcodes tested, %d failed" % (
+        args.arch, total, len(tested), len(failed)))
+    if args.write_tested:
+        with open(args.write_tested, "w") as f:
+            f.write("".join(t + "\n" for t in sorted(tested)))
+    return 1 if failed else 0
+
+
+FORM_TY = {}
+for _n, _k, _st, _dt, _fn in vop_ops():
+    FORM_TY[_n] = _st if _st != "i" else "i"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
