@@ -270,6 +270,49 @@ inline uint64_t activeMask(Wave &W, const DInst &I) {
   return E;
 }
 
+/// NaN results of float arithmetic: a NaN source propagates, quieted (the
+/// first in source order), and an invalid operation without NaN sources
+/// (inf - inf, 0 * inf) gives the default NaN 0x7fc00000 (0x7e00 f16,
+/// 0x7ff8000000000000 f64). The host's own answer differs (x86's default
+/// NaN is negative, and which NaN source wins depends on the operand
+/// order the compiler picked). utils/differential/vmod_reference.py
+/// checks this rule.
+inline bool isNaN32(uint32_t V) { return (V & 0x7fffffffu) > 0x7f800000u; }
+inline bool isNaN16(uint32_t V) { return (V & 0x7fffu) > 0x7c00u; }
+inline bool isNaN64(uint64_t V) {
+  return (V & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+inline uint32_t nanRes32(uint32_t R, uint32_t A, uint32_t B,
+                         uint32_t C = 0) {
+  if (isNaN32(A))
+    return A | 0x00400000u;
+  if (isNaN32(B))
+    return B | 0x00400000u;
+  if (isNaN32(C))
+    return C | 0x00400000u;
+  return isNaN32(R) ? 0x7fc00000u : R;
+}
+inline uint32_t nanRes16(uint32_t R, uint32_t A, uint32_t B,
+                         uint32_t C = 0) {
+  if (isNaN16(A))
+    return (A & 0xffff) | 0x200u;
+  if (isNaN16(B))
+    return (B & 0xffff) | 0x200u;
+  if (isNaN16(C))
+    return (C & 0xffff) | 0x200u;
+  return isNaN16(R) ? 0x7e00u : R;
+}
+inline uint64_t nanRes64(uint64_t R, uint64_t A, uint64_t B,
+                         uint64_t C = 0) {
+  if (isNaN64(A))
+    return A | (1ull << 51);
+  if (isNaN64(B))
+    return B | (1ull << 51);
+  if (isNaN64(C))
+    return C | (1ull << 51);
+  return isNaN64(R) ? 0x7ff8000000000000ull : R;
+}
+
 /// Float helpers with the hardware's IEEE-mode min/max (a quiet NaN input
 /// loses against a number: ISA V_MIN_F32 "IEEE mode").
 inline float fminIEEE(float A, float B) { return std::fmin(A, B); }

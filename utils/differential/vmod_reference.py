@@ -52,13 +52,14 @@ import argparse
 import math
 import os
 import random
+import re
 import struct
 import sys
 from fractions import Fraction as Q
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import isa_reference as ir  # noqa: E402
-from constfold import mc_opcodes, run, strip_subtarget  # noqa: E402
+from constfold import run, strip_subtarget  # noqa: E402
 
 M32 = 0xFFFFFFFF
 N = 256      # lanes: 4 waves of 64
@@ -198,6 +199,12 @@ def fadd(fmt, a, b):
 def fsub(fmt, a, b):
     n = first_nan(fmt, a, b)
     return n if n is not None else fadd(fmt, a, b ^ sign_bit(fmt))
+
+
+def fsubrev(fmt, a, b):
+    """S1 - S0; a NaN source still propagates in source order."""
+    n = first_nan(fmt, a, b)
+    return n if n is not None else fsub(fmt, b, a)
 
 
 def fmul(fmt, a, b):
@@ -466,8 +473,7 @@ def s16(v):
 FOPS = [
     ("v_add_f32", 2, "f32", "f32", f32op(fadd)),
     ("v_sub_f32", 2, "f32", "f32", f32op(fsub)),
-    ("v_subrev_f32", 2, "f32", "f32",
-     lambda a, b, c: fsub("f32", b, a)),
+    ("v_subrev_f32", 2, "f32", "f32", lambda a, b, c: fsubrev("f32", a, b)),
     ("v_mul_f32", 2, "f32", "f32", f32op(fmul)),
     ("v_min_f32", 2, "f32", "f32",
      lambda a, b, c: fminmax("f32", a, b, False)),
@@ -475,8 +481,7 @@ FOPS = [
      lambda a, b, c: fminmax("f32", a, b, True)),
     ("v_add_f16", 2, "f16", "f16", f16op(fadd)),
     ("v_sub_f16", 2, "f16", "f16", f16op(fsub)),
-    ("v_subrev_f16", 2, "f16", "f16",
-     lambda a, b, c: fsub("f16", b & 0xFFFF, a & 0xFFFF)),
+    ("v_subrev_f16", 2, "f16", "f16", f16op(fsubrev)),
     ("v_mul_f16", 2, "f16", "f16", f16op(fmul)),
     ("v_min_f16", 2, "f16", "f16",
      lambda a, b, c: fminmax("f16", a & 0xFFFF, b & 0xFFFF, False)),
@@ -772,6 +777,26 @@ def spec(nout):
            "args: [out, pa, pb, pc, pd]"]) + "\n"
 
 
+OPC = re.compile(r"(?:= |^\s+)([A-Z][A-Z0-9_]*(?:_[a-z][a-z0-9]*)+)\b")
+
+
+def after_nop7(args, co):
+    """The MC opcode (without subtarget suffix) of each instruction that
+    follows an s_nop 7: the instructions under test (the helper
+    instructions around them follow other nops)."""
+    mir = run([os.path.join(args.bin, "asmevo-opt"), co, "--emit=mir",
+               "-o", "-"], "asmevo-opt --emit=mir")
+    out, armed = [], False
+    for line in mir.splitlines():
+        m = OPC.search(line)
+        if not m:
+            continue
+        if armed:
+            out.append(strip_subtarget(m.group(1)))
+        armed = re.match(r"\s*S_NOP\w* 7\b", line) is not None
+    return out
+
+
 def run_batch(args, tag, fs, inputs):
     work = os.path.join(args.work, tag)
     os.makedirs(work, exist_ok=True)
@@ -795,11 +820,7 @@ def run_batch(args, tag, fs, inputs):
         raise RuntimeError("run not clean:\n" + txt)
     with open(os.path.join(od, "out.bin"), "rb") as f:
         out = struct.unpack("<%dI" % (N * len(fs)), f.read())
-    mcs = mc_opcodes(args, co)
-    want = {f.mc for f in fs}
-    seq = [strip_subtarget(m) for p, m in zip(mcs, mcs[1:])
-           if p.startswith("S_NOP")]
-    seq = [m for m in seq if m in want]
+    seq = after_nop7(args, co)
     if len(seq) != len(fs):
         raise RuntimeError("%s: %d modelled instructions in the kernel, %d "
                            "emitted" % (tag, len(seq), len(fs)))
@@ -831,6 +852,165 @@ def inputs_for(seed, ka, kb):
             "d": [rnd.getrandbits(32) for _ in range(N)]}
 
 
+# --- e32/e64 forms of the ops modelled here, carries, cndmask -------------
+
+def plain_forms():
+    """The e32 and e64 (VOP3) forms of FOPS, with neg/abs (and clamp on
+    some) in e64 for float ops. omod is not checked: LLVM does not use it
+    in IEEE mode (SIFoldOperands: the hardware ignores it there), which is
+    the mode these kernels run in."""
+    out = []
+    for name, nsrc, st, dt, fn in FOPS:
+        fl = st != "i"
+        srcs = ["a", "b"][:nsrc]
+        ops = ", ".join("$%d" % (j + 1) for j in range(nsrc))
+        out.append(Form("%s_e32 $0, %s" % (name, ops), srcs,
+                        name.upper() + "_e32",
+                        lanewise(lambda a, b, fn=fn: fn(a, b, 0) & M32,
+                                 ["a", "b"]), tied=False))
+        for k in range(3 if fl else 1):
+            neg0, abs0 = fl and k == 1, fl and k == 2
+            neg1 = fl and k == 2 and "ldexp" not in name
+            abs1 = fl and k == 1 and "ldexp" not in name
+            clamp = fl and k == 2
+            txt = [src_text(1, st, neg0, abs0, False),
+                   src_text(2, st, neg1, abs1, False)][:nsrc]
+
+            def model(a, b, fn=fn, neg0=neg0, abs0=abs0, neg1=neg1,
+                      abs1=abs1, clamp=clamp, st=st, fl=fl, dt=dt):
+                if fl:
+                    a = fmods(a, neg0, abs0, st)
+                    b = fmods(b, neg1, abs1, st)
+                r = fn(a, b, 0) & M32
+                return fclamp(dt, r) if clamp else r
+            out.append(Form("%s_e64 $0, %s%s" % (name, ", ".join(txt),
+                                                   " clamp" if clamp else ""),
+                            srcs, name.upper() + "_e64",
+                            lanewise(model, ["a", "b"]), tied=False))
+    return out
+
+
+CARRY_IN = ("v_and_b32_e32 v41, 1, $3\\0Av_cmp_ne_u32_e32 vcc, 0, v41\\0A"
+            "s_nop 7\\0A")
+CARRY = [  # name, carry-in, model(a, b, ci) -> (result, carry)
+    ("v_add_co_u32", False, lambda a, b, ci: ((a + b) & M32, (a + b) >> 32)),
+    ("v_sub_co_u32", False, lambda a, b, ci: ((a - b) & M32, int(b > a))),
+    ("v_subrev_co_u32", False,
+     lambda a, b, ci: ((b - a) & M32, int(a > b))),
+    ("v_addc_co_u32", True,
+     lambda a, b, ci: ((a + b + ci) & M32, (a + b + ci) >> 32)),
+    ("v_subb_co_u32", True,
+     lambda a, b, ci: ((a - b - ci) & M32, int(b + ci > a))),
+    ("v_subbrev_co_u32", True,
+     lambda a, b, ci: ((b - a - ci) & M32, int(a + ci > b))),
+]
+
+
+def carry_forms():
+    """VOP2 carry ops (VCC in and out) in e32, e64, SDWA and DPP form, and
+    v_cndmask_b32; the carry-in is bit 0 of c, the carry-out is read back
+    through v_cndmask. DPP carry-outs are only checked with every lane
+    written (full masks): what a lane DPP does not write leaves in VCC is
+    not in the guide."""
+    out = []
+    L3 = ["a", "b", "c", "d"]
+    for name, cin, fn in CARRY:
+        pre = CARRY_IN if cin else ""
+        ci32 = ", vcc" if cin else ""
+        variants = [
+            ("e32", "%s_e32 {d}, vcc, $1, $2%s" % (name, ci32), None),
+            ("e64", "%s_e64 {d}, s[10:11], $1, $2%s" % (
+                name, ", vcc" if cin else ""), None),
+            ("sdwa", "%s_sdwa {d}, vcc, $1, $2%s dst_sel:WORD_1 "
+             "dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:WORD_0"
+             % (name, ci32), (1, 4, 5, 2, False)),
+            ("sdwa", "%s_sdwa {d}, vcc, sext($1), $2%s dst_sel:DWORD "
+             "dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:BYTE_3"
+             % (name, ci32), (5, 3, 6, 0, True)),
+            ("dpp", "%s_dpp {d}, vcc, $1, $2%s row_shr:3 row_mask:0xf "
+             "bank_mask:0xf bound_ctrl:0" % (name, ci32),
+             (("row_shr", 3), 0xF, 0xF, True)),
+            ("dpp", "%s_dpp {d}, vcc, $1, $2%s quad_perm:[3,1,2,0] "
+             "row_mask:0x7 bank_mask:0xb" % (name, ci32),
+             (("quad_perm", (3, 1, 2, 0)), 0x7, 0xB, False)),
+        ]
+        for enc, asm, extra in variants:
+            mc = name.upper() + "_" + enc
+            cout = "s[10:11]" if enc == "e64" else "vcc"
+
+            def res(L, n, enc=enc, extra=extra, fn=fn, want_carry=False):
+                a, b, c, d = (L[o][n] for o in "abcd")
+                ci = c & 1
+                if enc == "sdwa":
+                    s0, s1, ds, du, sx = extra
+                    r, co = fn(sdwa_sel(a, s0, sx), sdwa_sel(b, s1, False),
+                               ci)
+                    return co if want_carry else sdwa_dst(r, d, ds, du)
+                if enc == "dpp":
+                    ctrl, rm, bm, bc = extra
+                    w, l = n - n % WAVE, n % WAVE
+                    if not (rm >> (l // 16)) & 1 or \
+                            not (bm >> ((l % 16) // 4)) & 1:
+                        return None if want_carry else d
+                    s = dpp_src_lane(ctrl, l)
+                    if s is None and not bc:
+                        return None if want_carry else d
+                    x = 0 if s is None else L["a"][w + s]
+                    r, co = fn(x, b, ci)
+                    return co if want_carry else r
+                r, co = fn(a, b, ci)
+                return co if want_carry else r
+            clob = ",~{vcc},~{v41},~{s10},~{s11}"
+            out.append(Form(pre + asm.format(d="$0"), ["a", "b", "c"], mc,
+                            (lambda r: lambda L: [r(L, n)
+                                                  for n in range(N)])(res),
+                            clob=clob))
+            if enc == "dpp" and extra[1:3] != (0xF, 0xF):
+                continue
+            asm2 = (pre + asm.format(d="v40") + "\\0As_nop 4\\0A"
+                    "v_cndmask_b32_e64 $0, 0, 1, " + cout)
+            out.append(Form(asm2, ["a", "b", "c"], mc,
+                            (lambda r: lambda L: [r(L, n, want_carry=True)
+                                                  for n in range(N)])(res),
+                            clob=clob + ",~{v40}", tied=False))
+    # v_cndmask_b32: D = VCC[lane] ? S1 : S0.
+    sel = "v_and_b32_e32 v41, 1, $3\\0Av_cmp_ne_u32_e64 s[12:13], 0, v41\\0A" \
+          "s_mov_b64 vcc, s[12:13]\\0As_nop 7\\0A"
+    cnd = [
+        ("e32", "v_cndmask_b32_e32 $0, $1, $2, vcc", None),
+        ("e64", "v_cndmask_b32_e64 $0, -$1, |$2|, s[12:13]", "mods"),
+        ("e64", "v_cndmask_b32_e64 $0, $1, $2, s[12:13]", None),
+        ("sdwa", "v_cndmask_b32_sdwa $0, $1, $2, vcc dst_sel:BYTE_2 "
+         "dst_unused:UNUSED_SEXT src0_sel:WORD_1 src1_sel:BYTE_0",
+         (5, 0, 2, 1)),
+        ("dpp", "v_cndmask_b32_dpp $0, $1, $2, vcc row_ror:5 row_mask:0xd "
+         "bank_mask:0xe", (("row_ror", 5), 0xD, 0xE, False)),
+    ]
+    for enc, asm, extra in cnd:
+        def res(L, n, enc=enc, extra=extra):
+            a, b, c, d = (L[o][n] for o in "abcd")
+            m = c & 1
+            if enc == "sdwa":
+                s0, s1, ds, du = extra
+                r = sdwa_sel(b, s1, False) if m else sdwa_sel(a, s0, False)
+                return sdwa_dst(r, d, ds, du)
+            if enc == "dpp":
+                ctrl, rm, bm, bc = extra
+                w, l = n - n % WAVE, n % WAVE
+                if not (rm >> (l // 16)) & 1 or \
+                        not (bm >> ((l % 16) // 4)) & 1:
+                    return d
+                return b if m else L["a"][w + dpp_src_lane(ctrl, l)]
+            if extra == "mods":
+                return (b & 0x7FFFFFFF) if m else a ^ 0x80000000
+            return b if m else a
+        out.append(Form(sel + asm, ["a", "b", "c"], "V_CNDMASK_B32_" + enc,
+                        (lambda r: lambda L: [r(L, n)
+                                              for n in range(N)])(res),
+                        clob=",~{vcc},~{v41},~{s12},~{s13}"))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -845,6 +1025,9 @@ def main():
     for f in sdwa_forms(args.arch) + dpp_forms(args.arch):
         ty = FORM_TY.get(f.mc.rsplit("_", 1)[0].lower(), "i")
         groups[ty].append(f)
+    for f in plain_forms():
+        groups[FORM_TY.get(f.mc.rsplit("_", 1)[0].lower(), "i")].append(f)
+    groups["i"] += carry_forms()
     for f in cmp_sdwa_forms():
         ty = f.mc.rsplit("_", 2)[-2].lower()
         groups["f16" if ty == "f16" else "f32" if ty == "f32"
