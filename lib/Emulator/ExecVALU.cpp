@@ -119,24 +119,6 @@ inline float fmin32(float A, float B) { return ieeeMinMax(A, B, false); }
 inline float fmax32(float A, float B) { return ieeeMinMax(A, B, true); }
 inline double fmin64(double A, double B) { return ieeeMinMax(A, B, false); }
 inline double fmax64(double A, double B) { return ieeeMinMax(A, B, true); }
-/// The same on f16 bits (widening to f32 would quiet a signalling NaN).
-inline uint32_t minMax16(uint32_t A, uint32_t B, bool Max) {
-  A &= 0xffff;
-  B &= 0xffff;
-  auto IsSNaN = [](uint32_t V) { return isNaN16(V) && !(V & 0x200); };
-  if (IsSNaN(A))
-    return A | 0x200;
-  if (IsSNaN(B))
-    return B | 0x200;
-  if (isNaN16(A))
-    return isNaN16(B) ? A : B;
-  if (isNaN16(B))
-    return A;
-  float X = f16ToF32(uint16_t(A)), Y = f16ToF32(uint16_t(B));
-  if (X == Y)
-    return bool(A & 0x8000) != Max ? A : B;
-  return (Max ? X > Y : X < Y) ? A : B;
-}
 /// V_MED3_F32 as the ISA writes it: with a NaN, min3; else the max of the
 /// two operands other than the one equal to max3 (compared with ==, so
 /// med3(-0, x, +0) with x < 0 is +0).

@@ -313,6 +313,28 @@ inline uint64_t nanRes64(uint64_t R, uint64_t A, uint64_t B,
   return isNaN64(R) ? 0x7ff8000000000000ull : R;
 }
 
+/// IEEE-mode V_MIN_F16/V_MAX_F16 on the bits (widening to f32 would quiet
+/// a signalling NaN): a signalling NaN gives itself quieted (src0 first);
+/// else a quiet NaN loses against a number, two quiet NaNs give src0;
+/// -0 < +0.
+inline uint32_t minMax16(uint32_t A, uint32_t B, bool Max) {
+  A &= 0xffff;
+  B &= 0xffff;
+  auto IsSNaN = [](uint32_t V) { return isNaN16(V) && !(V & 0x200); };
+  if (IsSNaN(A))
+    return A | 0x200;
+  if (IsSNaN(B))
+    return B | 0x200;
+  if (isNaN16(A))
+    return isNaN16(B) ? A : B;
+  if (isNaN16(B))
+    return A;
+  float X = f16ToF32(uint16_t(A)), Y = f16ToF32(uint16_t(B));
+  if (X == Y)
+    return bool(A & 0x8000) != Max ? A : B;
+  return (Max ? X > Y : X < Y) ? A : B;
+}
+
 /// Float helpers with the hardware's IEEE-mode min/max (a quiet NaN input
 /// loses against a number: ISA V_MIN_F32 "IEEE mode").
 inline float fminIEEE(float A, float B) { return std::fmin(A, B); }

@@ -153,11 +153,25 @@ def first_nan(fmt, *vs):
     return None
 
 
-def ffma(fmt, a, b, c):
-    """a * b + c, rounded once; NaNs by the rule in the module docstring."""
+def nan_to(v, fmt, ofmt):
+    """A quiet NaN of fmt as ofmt: sign kept, payload's top bits kept."""
+    if fmt == ofmt:
+        return v
+    eb, mb = FMT[fmt]
+    oeb, omb = FMT[ofmt]
+    m = v & ((1 << mb) - 1)
+    m = m >> (mb - omb) if mb > omb else m << (omb - mb)
+    return (((v >> (eb + mb)) & 1) << (oeb + omb)) | \
+        (((1 << oeb) - 1) << omb) | m | (1 << (omb - 1))
+
+
+def ffma(fmt, a, b, c, ofmt=None):
+    """a * b + c, rounded once (to ofmt, fmt by default); NaNs by the rule
+    in the module docstring."""
+    ofmt = ofmt or fmt
     n = first_nan(fmt, a, b, c)
     if n is not None:
-        return n
+        return nan_to(n, fmt, ofmt)
     eb, mb = FMT[fmt]
     sa, sb, sc = (v >> (eb + mb) for v in (a, b, c))
     sp = sa ^ sb
@@ -165,21 +179,21 @@ def ffma(fmt, a, b, c):
     za = (a << 1) & ((1 << (eb + mb + 1)) - 1) == 0
     zb = (b << 1) & ((1 << (eb + mb + 1)) - 1) == 0
     if (ia and zb) or (ib and za):
-        return dnan(fmt)
+        return dnan(ofmt)
     if ia or ib:
         if ic and sc != sp:
-            return dnan(fmt)
-        return inf_bits(fmt, sp)
+            return dnan(ofmt)
+        return inf_bits(ofmt, sp)
     if ic:
-        return c
+        return inf_bits(ofmt, sc)
     p = fval(a, fmt) * fval(b, fmt)
     cv = fval(c, fmt)
     s = p + cv
     if s == 0:
         if p == 0 and cv == 0:
-            return fround(s, fmt, sp & sc)
-        return fround(s, fmt, 0)
-    return fround(s, fmt)
+            return fround(s, ofmt, sp & sc)
+        return fround(s, ofmt, 0)
+    return fround(s, ofmt)
 
 
 def one(fmt):
@@ -732,49 +746,79 @@ def dpp_forms(arch):
 
 # --- kernel ---------------------------------------------------------------
 
+IN = "abcdef"
+# 64-bit sources: pairs of the 32-bit inputs, low word first.
+PAIRS = {"ab": ("a", "b"), "cd": ("c", "d"), "ef": ("e", "f")}
+
+
+def wide_val(L, name, n):
+    lo, hi = PAIRS[name]
+    return L[lo][n] | (L[hi][n] << 32)
+
+
 def kernel_ir(fs):
     lines = ['target triple = "amdgcn-amd-amdhsa"',
              "declare i32 @llvm.amdgcn.workitem.id.x()",
              "declare i32 @llvm.amdgcn.workgroup.id.x()",
-             "define amdgpu_kernel void @k(ptr addrspace(1) %out, "
-             "ptr addrspace(1) %pa, ptr addrspace(1) %pb, "
-             "ptr addrspace(1) %pc, ptr addrspace(1) %pd) #0 {",
+             "define amdgpu_kernel void @k(ptr addrspace(1) %out, " +
+             ", ".join("ptr addrspace(1) %%p%s" % o for o in IN) + ") #0 {",
              "  %tid = call i32 @llvm.amdgcn.workitem.id.x()",
              "  %grp = call i32 @llvm.amdgcn.workgroup.id.x()",
              "  %g64 = mul i32 %grp, 64",
              "  %i = add i32 %g64, %tid"]
-    for o in "abcd":
+    for o in IN:
         lines.append("  %%g%s = getelementptr i32, ptr addrspace(1) %%p%s, "
                      "i32 %%i" % (o, o))
         lines.append("  %%%s = load volatile i32, ptr addrspace(1) %%g%s"
                      % (o, o))
+    for w, (lo, hi) in PAIRS.items():
+        lines += ["  %%%s.l = zext i32 %%%s to i64" % (w, lo),
+                  "  %%%s.h0 = zext i32 %%%s to i64" % (w, hi),
+                  "  %%%s.h = shl i64 %%%s.h0, 32" % (w, w),
+                  "  %%%s = or i64 %%%s.h, %%%s.l" % (w, w, w)]
+    slot = 0
     for k, f in enumerate(fs):
+        rty = "i64" if f.wide else "i32"
         cons = ",".join(["=v"] + ["v"] * len(f.srcs) +
                         (["0"] if f.tied else [])) + f.clob
-        args = ["i32 %%%s" % s for s in f.srcs] + (["i32 %d"] if f.tied
-                                                   else [])
+        args = ["%s %%%s" % ("i64" if s in PAIRS else "i32", s)
+                for s in f.srcs]
+        if f.tied:
+            args.append("i64 %ab" if f.wide else "i32 %d")
         asm = f.asm
         if "s_nop 7" not in asm:
             asm = "s_nop 7\\0A" + asm
-        lines.append('  %%r%d = call i32 asm sideeffect "%s", "%s"(%s)'
-                     % (k, asm, cons, ", ".join(args)))
-        lines.append("  %%s%d = add i32 %%i, %d" % (k, k * N))
-        lines.append("  %%q%d = getelementptr i32, ptr addrspace(1) %%out, "
-                     "i32 %%s%d" % (k, k))
-        lines.append("  store volatile i32 %%r%d, ptr addrspace(1) %%q%d"
-                     % (k, k))
+        lines.append('  %%r%d = call %s asm sideeffect "%s", "%s"(%s)'
+                     % (k, rty, asm, cons, ", ".join(args)))
+        vals = ["%%r%d" % k]
+        if f.wide:
+            lines += ["  %%r%d.lo = trunc i64 %%r%d to i32" % (k, k),
+                      "  %%r%d.h = lshr i64 %%r%d, 32" % (k, k),
+                      "  %%r%d.hi = trunc i64 %%r%d.h to i32" % (k, k)]
+            vals = ["%%r%d.lo" % k, "%%r%d.hi" % k]
+        for j, v in enumerate(vals):
+            lines.append("  %%s%d.%d = add i32 %%i, %d" % (k, j, slot * N))
+            lines.append("  %%q%d.%d = getelementptr i32, ptr addrspace(1) "
+                         "%%out, i32 %%s%d.%d" % (k, j, k, j))
+            lines.append("  store volatile i32 %s, ptr addrspace(1) "
+                         "%%q%d.%d" % (v, k, j))
+            slot += 1
     lines += ["  ret void", "}",
               'attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }']
     return "\n".join(lines) + "\n"
+
+
+def nslots(fs):
+    return sum(2 if f.wide else 1 for f in fs)
 
 
 def spec(nout):
     return "\n".join([
         "asmevo-launch: 1", "buffers:",
         "  out: {type: u32, count: %d, role: out}" % (nout * N)] +
-        ["  p%s: {type: u32, count: %d, role: in}" % (o, N) for o in "abcd"]
+        ["  p%s: {type: u32, count: %d, role: in}" % (o, N) for o in IN]
         + ["kernel: k", "grid: [%d]" % (N // 64), "block: [64]",
-           "args: [out, pa, pb, pc, pd]"]) + "\n"
+           "args: [out, %s]" % ", ".join("p" + o for o in IN)]) + "\n"
 
 
 OPC = re.compile(r"(?:= |^\s+)([A-Z][A-Z0-9_]*(?:_[a-z][a-z0-9]*)+)\b")
@@ -800,11 +844,11 @@ def after_nop7(args, co):
 def run_batch(args, tag, fs, inputs):
     work = os.path.join(args.work, tag)
     os.makedirs(work, exist_ok=True)
-    for o in "abcd":
+    for o in IN:
         with open(os.path.join(work, "p%s.bin" % o), "wb") as f:
             f.write(struct.pack("<%dI" % N, *inputs[o]))
     with open(os.path.join(work, "spec.yaml"), "w") as f:
-        f.write(spec(len(fs)))
+        f.write(spec(nslots(fs)))
     ll, co = os.path.join(work, "k.ll"), os.path.join(work, "k.co")
     with open(ll, "w") as f:
         f.write(kernel_ir(fs))
@@ -813,24 +857,30 @@ def run_batch(args, tag, fs, inputs):
     od = os.path.join(work, "out")
     cmd = [os.path.join(args.bin, "asmevo-verify"), "run", co, "--spec",
            os.path.join(work, "spec.yaml"), "--output-dir", od]
-    for o in "abcd":
+    for o in IN:
         cmd += ["--input", "p%s=%s" % (o, os.path.join(work, "p%s.bin" % o))]
     txt = run(cmd, "asmevo-verify run")
     if "result: clean" not in txt:
         raise RuntimeError("run not clean:\n" + txt)
     with open(os.path.join(od, "out.bin"), "rb") as f:
-        out = struct.unpack("<%dI" % (N * len(fs)), f.read())
+        out = struct.unpack("<%dI" % (N * nslots(fs)), f.read())
     seq = after_nop7(args, co)
     if len(seq) != len(fs):
         raise RuntimeError("%s: %d modelled instructions in the kernel, %d "
                            "emitted" % (tag, len(seq), len(fs)))
     passed, failed = set(), set()
+    slot = 0
     for k, (f, mc) in enumerate(zip(fs, seq)):
         if mc != f.mc:
             raise RuntimeError("instruction %d is %s, expected %s"
                                % (k, mc, f.mc))
         want = f.model(inputs)
-        got = out[k * N:(k + 1) * N]
+        got = out[slot * N:(slot + 1) * N]
+        slot += 1
+        if f.wide:
+            hi = out[slot * N:(slot + 1) * N]
+            slot += 1
+            got = [g | (h << 32) for g, h in zip(got, hi)]
         bad = [n for n in range(N) if got[n] != want[n]]
         if bad:
             failed.add(mc)
@@ -839,17 +889,31 @@ def run_batch(args, tag, fs, inputs):
             for n in bad[:4]:
                 print("  lane %d: %s emulator=%#010x model=%#010x" % (
                     n, " ".join("%s=%#010x" % (o, inputs[o][n])
-                                for o in "abcd"), got[n], want[n]))
+                                for o in IN), got[n], want[n]))
         else:
             passed.add(mc)
     return passed, failed, len(fs)
 
 
-def inputs_for(seed, ka, kb):
+def inputs_for(seed, ty):
     rnd = random.Random(seed)
-    return {"a": lanes_for(ka, rnd), "b": lanes_for(kb, rnd),
+    if ty == "f64":
+        out = {}
+        for lo, hi in PAIRS.values():
+            v = lanes_for("f64", rnd)
+            out[lo] = [x & M32 for x in v]
+            out[hi] = [x >> 32 for x in v]
+        return out
+    if ty in ("pk16", "pk32"):
+        k = "f16" if ty == "pk16" else "f32"
+        out = {o: lanes_for(k, rnd) for o in "abcef"}
+        out["d"] = [rnd.getrandbits(32) for _ in range(N)]
+        return out
+    k = ty if ty != "pki" else "i"
+    return {"a": lanes_for(k, rnd), "b": lanes_for(k, rnd),
             "c": lanes_for("i", rnd),
-            "d": [rnd.getrandbits(32) for _ in range(N)]}
+            "d": [rnd.getrandbits(32) for _ in range(N)],
+            "e": lanes_for(k, rnd), "f": lanes_for(k, rnd)}
 
 
 # --- e32/e64 forms of the ops modelled here, carries, cndmask -------------
@@ -1011,6 +1075,330 @@ def carry_forms():
     return out
 
 
+# --- f64 -------------------------------------------------------------------
+
+def f64_int(a, lo, hi):
+    """V_CVT_I32_F64 / V_CVT_U32_F64: truncate, saturate; NaN gives 0."""
+    if is_nan(a, "f64"):
+        return 0
+    if is_inf(a, "f64"):
+        return (hi if not a >> 63 else lo) & M32
+    x = math.trunc(fval(a, "f64"))
+    return min(max(x, lo), hi) & M32
+
+
+def cvt_f32_f64(a):
+    if is_nan(a, "f64"):
+        return nan_to(quiet(a, "f64"), "f64", "f32")
+    if is_inf(a, "f64"):
+        return inf_bits("f32", a >> 63)
+    return fround(fval(a, "f64"), "f32", a >> 63)
+
+
+def cvt_f64_f32(a):
+    if is_nan(a, "f32"):
+        return nan_to(quiet(a, "f32"), "f32", "f64")
+    if is_inf(a, "f32"):
+        return inf_bits("f64", a >> 31)
+    return fround(fval(a, "f32"), "f64", a >> 31)
+
+
+def frexp_exp64(a):
+    if is_nan(a, "f64") or is_inf(a, "f64"):
+        return 0
+    x = fval(a, "f64")
+    if x == 0:
+        return 0
+    e = x.numerator.bit_length() - x.denominator.bit_length() if x > 0 \
+        else (-x).numerator.bit_length() - (-x).denominator.bit_length()
+    ax = abs(x)
+    if Q(2) ** e > ax:
+        e -= 1
+    return (e + 1) & M32
+
+
+F64 = "f64"
+
+
+def f64_forms(arch):
+    """f64 VOP3 ops, the f64 VOP1 ops in e32 and e64 form, 64-bit shifts
+    and conversions; sources are the pairs ab, cd, ef."""
+    out = []
+
+    def W(asm, srcs, mc, fn, wide=True, tied=False):
+        out.append(Form(asm, srcs, mc, lambda L: [
+            fn(*[wide_val(L, s, n) if s in PAIRS else L[s][n]
+                 for s in srcs]) for n in range(N)], wide=wide,
+            tied=False, clob=""))
+    neg = lambda v: v ^ (1 << 63)
+    ab = lambda v: v & ~(1 << 63)
+    two = [
+        ("v_add_f64", lambda x, y: fadd(F64, x, y)),
+        ("v_mul_f64", lambda x, y: fmul(F64, x, y)),
+        ("v_min_f64", lambda x, y: fminmax(F64, x, y, False)),
+        ("v_max_f64", lambda x, y: fminmax(F64, x, y, True)),
+    ]
+    for name, fn in two:
+        W("%s $0, $1, $2" % name, ["ab", "cd"], name.upper(), fn)
+        W("%s $0, -$1, |$2|" % name, ["ab", "cd"], name.upper(),
+          lambda x, y, fn=fn: fn(neg(x), ab(y)))
+    W("v_fma_f64 $0, $1, $2, $3", ["ab", "cd", "ef"], "V_FMA_F64",
+      lambda x, y, z: ffma(F64, x, y, z))
+    W("v_fma_f64 $0, -$1, $2, |$3|", ["ab", "cd", "ef"], "V_FMA_F64",
+      lambda x, y, z: ffma(F64, neg(x), y, ab(z)))
+    W("v_ldexp_f64 $0, $1, $2", ["ab", "c"], "V_LDEXP_F64",
+      lambda x, e: fldexp(F64, x, ir.s32(e)))
+    for how in ("trunc", "ceil", "floor", "rndne"):
+        for enc in ("e32", "e64"):
+            W("v_%s_f64_%s $0, $1" % (how, enc), ["ab"],
+              "V_%s_F64_%s" % (how.upper(), enc),
+              lambda x, h=how: fround_int(F64, x, h))
+    for enc in ("e32", "e64"):
+        W("v_fract_f64_%s $0, $1" % enc, ["ab"], "V_FRACT_F64_" + enc,
+          lambda x: ffract(F64, x))
+        W("v_cvt_f64_i32_%s $0, $1" % enc, ["a"], "V_CVT_F64_I32_" + enc,
+          lambda x: fround(Q(ir.s32(x)), F64))
+        W("v_cvt_f64_u32_%s $0, $1" % enc, ["a"], "V_CVT_F64_U32_" + enc,
+          lambda x: fround(Q(x), F64))
+        W("v_cvt_f64_f32_%s $0, $1" % enc, ["a"], "V_CVT_F64_F32_" + enc,
+          cvt_f64_f32)
+        W("v_cvt_f32_f64_%s $0, $1" % enc, ["ab"], "V_CVT_F32_F64_" + enc,
+          cvt_f32_f64, wide=False)
+        W("v_cvt_i32_f64_%s $0, $1" % enc, ["ab"], "V_CVT_I32_F64_" + enc,
+          lambda x: f64_int(x, -2**31, 2**31 - 1), wide=False)
+        W("v_cvt_u32_f64_%s $0, $1" % enc, ["ab"], "V_CVT_U32_F64_" + enc,
+          lambda x: f64_int(x, 0, 2**32 - 1), wide=False)
+        W("v_frexp_exp_i32_f64_%s $0, $1" % enc, ["ab"],
+          "V_FREXP_EXP_I32_F64_" + enc, frexp_exp64, wide=False)
+    M64 = (1 << 64) - 1
+    W("v_lshrrev_b64 $0, $1, $2", ["a", "cd"], "V_LSHRREV_B64",
+      lambda s, x: x >> (s & 63))
+    W("v_ashrrev_i64 $0, $1, $2", ["a", "cd"], "V_ASHRREV_I64",
+      lambda s, x: (ir.sext(x, 64) >> (s & 63)) & M64)
+    W("v_lshlrev_b64 $0, $1, $2", ["a", "cd"], "V_LSHLREV_B64",
+      lambda s, x: (x << (s & 63)) & M64)
+    if arch == "gfx942":
+        for enc in ("e32", "e64"):
+            W("v_mov_b64_%s $0, $1" % enc, ["ab"], "V_MOV_B64_" + enc,
+              lambda x: x)
+    # v_fmac_f64 (gfx90a+): D = S0 * S1 + D.
+    for enc in ("e32", "e64"):
+        out.append(Form("v_fmac_f64_%s $0, $1, $2" % enc, ["cd", "ef"],
+                        "V_FMAC_F64_" + enc,
+                        lambda L: [ffma(F64, wide_val(L, "cd", n),
+                                        wide_val(L, "ef", n),
+                                        wide_val(L, "ab", n))
+                                   for n in range(N)], wide=True))
+    return out
+
+
+# --- VOP3P -----------------------------------------------------------------
+
+def half(v, hi):
+    return (v >> 16) & 0xFFFF if hi else v & 0xFFFF
+
+
+PK16 = [  # name, nsrc, float, model on halves
+    ("v_pk_add_f16", 2, True, lambda x, y, z: fadd("f16", x, y)),
+    ("v_pk_mul_f16", 2, True, lambda x, y, z: fmul("f16", x, y)),
+    ("v_pk_fma_f16", 3, True, lambda x, y, z: ffma("f16", x, y, z)),
+    ("v_pk_min_f16", 2, True, lambda x, y, z: fminmax("f16", x, y, False)),
+    ("v_pk_max_f16", 2, True, lambda x, y, z: fminmax("f16", x, y, True)),
+    ("v_pk_add_u16", 2, False, lambda x, y, z: x + y),
+    ("v_pk_sub_u16", 2, False, lambda x, y, z: x - y),
+    ("v_pk_add_i16", 2, False, lambda x, y, z: x + y),
+    ("v_pk_sub_i16", 2, False, lambda x, y, z: x - y),
+    ("v_pk_mul_lo_u16", 2, False, lambda x, y, z: x * y),
+    ("v_pk_lshlrev_b16", 2, False, lambda x, y, z: y << (x & 15)),
+    ("v_pk_lshrrev_b16", 2, False, lambda x, y, z: y >> (x & 15)),
+    ("v_pk_ashrrev_i16", 2, False, lambda x, y, z: s16(y) >> (x & 15)),
+    ("v_pk_max_i16", 2, False, lambda x, y, z: max(s16(x), s16(y))),
+    ("v_pk_min_i16", 2, False, lambda x, y, z: min(s16(x), s16(y))),
+    ("v_pk_max_u16", 2, False, lambda x, y, z: max(x, y)),
+    ("v_pk_min_u16", 2, False, lambda x, y, z: min(x, y)),
+    ("v_pk_mad_u16", 3, False, lambda x, y, z: x * y + z),
+    ("v_pk_mad_i16", 3, False, lambda x, y, z: s16(x) * s16(y) + s16(z)),
+]
+
+# op_sel, op_sel_hi, neg_lo, neg_hi per source (None: the default).
+PK_MODS = [
+    ((0, 0, 0), (1, 1, 1), (0, 0, 0), (0, 0, 0)),
+    ((1, 0, 1), (0, 1, 1), (0, 0, 0), (0, 0, 0)),
+    ((0, 1, 0), (1, 0, 0), (1, 0, 1), (0, 1, 0)),
+    ((1, 1, 1), (1, 1, 0), (0, 1, 0), (1, 1, 1)),
+]
+
+
+def mods_text(nsrc, sel, selhi, nlo, nhi, fl):
+    t = []
+    lst = lambda v: "[%s]" % ",".join(str(x) for x in v[:nsrc])
+    if any(sel[:nsrc]):
+        t.append("op_sel:" + lst(sel))
+    if not all(selhi[:nsrc]):
+        t.append("op_sel_hi:" + lst(selhi))
+    if fl and any(nlo[:nsrc]):
+        t.append("neg_lo:" + lst(nlo))
+    if fl and any(nhi[:nsrc]):
+        t.append("neg_hi:" + lst(nhi))
+    return (" " + " ".join(t)) if t else ""
+
+
+def pk16_forms():
+    out = []
+    for name, nsrc, fl, fn in PK16:
+        for k, (sel, selhi, nlo, nhi) in enumerate(PK_MODS):
+            clamp = fl and k == 3
+            asm = "%s $0, %s%s%s" % (
+                name, ", ".join("$%d" % (j + 1) for j in range(nsrc)),
+                mods_text(nsrc, sel, selhi, nlo, nhi, fl),
+                " clamp" if clamp else "")
+
+            def model(a, b, c, fn=fn, sel=sel, selhi=selhi, nlo=nlo,
+                      nhi=nhi, fl=fl, clamp=clamp, nsrc=nsrc):
+                srcs = (a, b, c)
+                res = []
+                for hi in (0, 1):
+                    ops = []
+                    for j in range(3):
+                        h = half(srcs[j], (selhi if hi else sel)[j])
+                        if fl and (nhi if hi else nlo)[j] and j < nsrc:
+                            h ^= 0x8000
+                        ops.append(h)
+                    r = fn(*ops) & 0xFFFF
+                    if clamp:
+                        r = fclamp("f16", r)
+                    res.append(r)
+                return res[0] | (res[1] << 16)
+            out.append(Form(asm, ["a", "b", "c"][:nsrc], name.upper(),
+                            lanewise(model, ["a", "b", "c"]), tied=False))
+    return out
+
+
+def dot_forms():
+    out = []
+
+    def dot(a, b, c, w, signed):
+        acc = ir.s32(c) if signed else c
+        for k in range(32 // w):
+            x = (a >> (w * k)) & ((1 << w) - 1)
+            y = (b >> (w * k)) & ((1 << w) - 1)
+            if signed:
+                x, y = ir.sext(x, w), ir.sext(y, w)
+            acc += x * y
+        return acc & M32
+    for name, w, sg in (("v_dot2_i32_i16", 16, True),
+                        ("v_dot2_u32_u16", 16, False),
+                        ("v_dot4_i32_i8", 8, True),
+                        ("v_dot4_u32_u8", 8, False),
+                        ("v_dot8_i32_i4", 4, True),
+                        ("v_dot8_u32_u4", 4, False)):
+        out.append(Form("%s $0, $1, $2, $3\\0As_nop 4" % name, ["a", "b", "c"],
+                        name.upper(),
+                        lanewise(lambda a, b, c, w=w, sg=sg:
+                                 dot(a, b, c, w, sg), ["a", "b", "c"]),
+                        tied=False))
+    return out
+
+
+def f16_to_f32(h):
+    if is_nan(h, "f16"):
+        return nan_to(quiet(h, "f16"), "f16", "f32")
+    if is_inf(h, "f16"):
+        return inf_bits("f32", h >> 15)
+    return fround(fval(h, "f16"), "f32", h >> 15)
+
+
+def mix_forms():
+    """V_FMA_MIX*: a source with op_sel_hi set is the f16 half op_sel
+    picks, converted exactly; otherwise the f32 dword; neg/abs then apply
+    (neg_lo/neg_hi are the neg/abs bits here); one rounding, to f32 or to
+    the f16 half of the destination (the other half kept)."""
+    out = []
+    cfgs = [((0, 0, 0), (1, 1, 1), (0, 0, 0), (0, 0, 0)),
+            ((1, 0, 1), (1, 1, 1), (1, 0, 0), (0, 0, 1)),
+            ((0, 0, 0), (0, 0, 0), (0, 1, 0), (1, 0, 0)),
+            ((0, 1, 0), (1, 0, 1), (0, 0, 1), (0, 1, 0))]
+    for name, ofmt, dhi in (("v_fma_mix_f32", "f32", None),
+                            ("v_fma_mixlo_f16", "f16", 0),
+                            ("v_fma_mixhi_f16", "f16", 1)):
+        for sel, selhi, ng, ab in cfgs:
+            t = []
+            lst = lambda v: "[%s]" % ",".join(str(x) for x in v)
+            srcs = []
+            for j in range(3):
+                x = "$%d" % (j + 1)
+                if ab[j]:
+                    x = "|%s|" % x
+                if ng[j]:
+                    x = "-" + x
+                srcs.append(x)
+            if any(sel):
+                t.append("op_sel:" + lst(sel))
+            if any(selhi):
+                t.append("op_sel_hi:" + lst(selhi))
+            asm = "%s $0, %s %s" % (name, ", ".join(srcs), " ".join(t))
+
+            def model(a, b, c, d, sel=sel, selhi=selhi, ng=ng, ab=ab,
+                      ofmt=ofmt, dhi=dhi):
+                ops = []
+                for j, v in enumerate((a, b, c)):
+                    x = f16_to_f32(half(v, sel[j])) if selhi[j] else v
+                    x = fmods(x, ng[j], ab[j], "f32")
+                    ops.append(x)
+                r = ffma("f32", *ops, ofmt=ofmt)
+                if dhi is None:
+                    return r
+                return (d & 0xFFFF0000) | r if dhi == 0 else \
+                    (d & 0xFFFF) | (r << 16)
+            out.append(Form(asm, ["a", "b", "c"], name.upper(),
+                            lanewise(model, ["a", "b", "c", "d"]),
+                            tied=dhi is not None))
+    return out
+
+
+def pk32_forms(arch):
+    """Packed f32 (gfx90a+) on register pairs: op_sel picks the dword for
+    the low result, op_sel_hi for the high one; neg_lo/neg_hi negate."""
+    out = []
+    ops = [("v_pk_fma_f32", 3, lambda x, y, z: ffma("f32", x, y, z)),
+           ("v_pk_mul_f32", 2, lambda x, y, z: fmul("f32", x, y)),
+           ("v_pk_add_f32", 2, lambda x, y, z: fadd("f32", x, y))]
+    for name, nsrc, fn in ops:
+        for sel, selhi, nlo, nhi in PK_MODS:
+            asm = "%s $0, %s%s" % (
+                name, ", ".join("$%d" % (j + 1) for j in range(nsrc)),
+                mods_text(nsrc, sel, selhi, nlo, nhi, True))
+
+            def model(L, fn=fn, sel=sel, selhi=selhi, nlo=nlo, nhi=nhi,
+                      nsrc=nsrc):
+                res = []
+                for n in range(N):
+                    v = [wide_val(L, p, n) for p in ("ab", "cd", "ef")]
+                    r = 0
+                    for hi in (0, 1):
+                        x = []
+                        for j in range(3):
+                            w = (v[j] >> (32 * (selhi if hi else sel)[j])) \
+                                & M32
+                            if (nhi if hi else nlo)[j] and j < nsrc:
+                                w ^= 0x80000000
+                            x.append(w)
+                        r |= fn(*x) << (32 * hi)
+                    res.append(r)
+                return res
+            out.append(Form(asm, ["ab", "cd", "ef"][:nsrc], name.upper(),
+                            model, tied=False, wide=True))
+    for sel in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        asm = "v_pk_mov_b32 $0, $1, $2%s" % (
+            " op_sel:[%d,%d]" % sel if any(sel) else "")
+        out.append(Form(asm, ["ab", "cd"], "V_PK_MOV_B32", (
+            lambda sel: lambda L: [
+                ((wide_val(L, "ab", n) >> (32 * sel[0])) & M32) |
+                (((wide_val(L, "cd", n) >> (32 * sel[1])) & M32) << 32)
+                for n in range(N)])(sel), tied=False, wide=True))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -1032,12 +1420,17 @@ def main():
         ty = f.mc.rsplit("_", 2)[-2].lower()
         groups["f16" if ty == "f16" else "f32" if ty == "f32"
                else "i"].append(f)
+    groups["f64"] = f64_forms(args.arch)
+    groups["pk16"] = [f for f in pk16_forms()
+                      if "_F16" in f.mc] + mix_forms()
+    groups["pki"] = [f for f in pk16_forms()
+                     if "_F16" not in f.mc] + dot_forms()
+    groups["pk32"] = pk32_forms(args.arch)
     tested, failed, total = set(), set(), 0
     for j, (ty, fs) in enumerate(sorted(groups.items())):
         if not fs:
             continue
-        p, fl, n = run_batch(args, ty, fs,
-                             inputs_for(args.seed + j, ty, ty))
+        p, fl, n = run_batch(args, ty, fs, inputs_for(args.seed + j, ty))
         tested |= p
         failed |= fl
         total += n
