@@ -67,7 +67,9 @@ inline double fract64(double X) {
   return std::fmin(R, 0x1.fffffffffffffp-1);
 }
 inline float frexpMant(float X) {
-  if (std::isnan(X) || std::isinf(X))
+  if (std::isnan(X)) // quieted, like every float result
+    return asF(asU(X) | 0x00400000u);
+  if (std::isinf(X))
     return X;
   int E;
   return std::frexp(X, &E);
@@ -80,7 +82,9 @@ inline int32_t frexpExp(float X) {
   return E;
 }
 inline double frexpMant64(double X) {
-  if (std::isnan(X) || std::isinf(X))
+  if (std::isnan(X))
+    return asD(asU64(X) | (1ull << 51));
+  if (std::isinf(X))
     return X;
   int E;
   return std::frexp(X, &E);

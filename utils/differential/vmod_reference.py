@@ -522,7 +522,62 @@ for _how in ("trunc", "ceil", "floor", "rndne"):
     FOPS.append(("v_%s_f16" % _how, 1, "f16", "f16",
                  (lambda h: lambda a, b, c:
                   fround_int("f16", a & 0xFFFF, h))(_how)))
+def cvt_f16_f32(a):
+    if is_nan(a, "f32"):
+        return nan_to(quiet(a, "f32"), "f32", "f16")
+    if is_inf(a, "f32"):
+        return inf_bits("f16", a >> 31)
+    return fround(fval(a, "f32"), "f16", a >> 31)
+
+
+def cvt_int_f16(a, lo, hi):
+    """V_CVT_I16_F16 / V_CVT_U16_F16: truncate, saturate, NaN gives 0;
+    the 16-bit result zero-extended."""
+    a &= 0xFFFF
+    if is_nan(a, "f16"):
+        return 0
+    if is_inf(a, "f16"):
+        return (lo if a >> 15 else hi) & 0xFFFF
+    return min(max(math.trunc(fval(a, "f16")), lo), hi) & 0xFFFF
+
+
+def frexp_mant(a, fmt):
+    """V_FREXP_MANT: S0 = m * 2^e with 0.5 <= |m| < 1 gives m; zero and
+    infinities give S0, NaN is quieted."""
+    if is_nan(a, fmt):
+        return quiet(a, fmt)
+    if is_inf(a, fmt):
+        return a
+    x = fval(a, fmt)
+    if x == 0:
+        return a
+    ax = abs(x)
+    e = ax.numerator.bit_length() - ax.denominator.bit_length()
+    if Q(2) ** e > ax:
+        e -= 1
+    return fround(x / Q(2) ** (e + 1), fmt)
+
+
+def sat8(v):
+    return min(max(s16(v), 0), 255)
+
+
 FOPS += [
+    ("v_cvt_f16_f32", 1, "f32", "f16", lambda a, b, c: cvt_f16_f32(a)),
+    ("v_cvt_f16_i16", 1, "i", "f16",
+     lambda a, b, c: fround(Q(s16(a)), "f16")),
+    ("v_cvt_f16_u16", 1, "i", "f16",
+     lambda a, b, c: fround(Q(a & 0xFFFF), "f16")),
+    ("v_cvt_i16_f16", 1, "f16", "i",
+     lambda a, b, c: cvt_int_f16(a, -32768, 32767)),
+    ("v_cvt_u16_f16", 1, "f16", "i", lambda a, b, c: cvt_int_f16(a, 0, 65535)),
+    # ISA table: the signed nibble S0[3:0] / 16.
+    ("v_cvt_off_f32_i4", 1, "i", "f32",
+     lambda a, b, c: fround(Q(ir.sext(a & 15, 4), 16), "f32")),
+    ("v_sat_pk_u8_i16", 1, "i", "i",
+     lambda a, b, c: sat8(a & 0xFFFF) | (sat8(a >> 16) << 8)),
+    ("v_frexp_mant_f32", 1, "f32", "f32",
+     lambda a, b, c: frexp_mant(a, "f32")),
     ("v_fract_f32", 1, "f32", "f32", lambda a, b, c: ffract("f32", a)),
     ("v_fract_f16", 1, "f16", "f16",
      lambda a, b, c: ffract("f16", a & 0xFFFF)),
@@ -936,7 +991,7 @@ def plain_forms():
             neg0, abs0 = fl and k == 1, fl and k == 2
             neg1 = fl and k == 2 and "ldexp" not in name
             abs1 = fl and k == 1 and "ldexp" not in name
-            clamp = fl and k == 2
+            clamp = fl and k == 2 and dt != "i"
             txt = [src_text(1, st, neg0, abs0, False),
                    src_text(2, st, neg1, abs1, False)][:nsrc]
 
@@ -1168,6 +1223,8 @@ def f64_forms(arch):
           lambda x: f64_int(x, -2**31, 2**31 - 1), wide=False)
         W("v_cvt_u32_f64_%s $0, $1" % enc, ["ab"], "V_CVT_U32_F64_" + enc,
           lambda x: f64_int(x, 0, 2**32 - 1), wide=False)
+        W("v_frexp_mant_f64_%s $0, $1" % enc, ["ab"],
+          "V_FREXP_MANT_F64_" + enc, lambda x: frexp_mant(x, F64))
         W("v_frexp_exp_i32_f64_%s $0, $1" % enc, ["ab"],
           "V_FREXP_EXP_I32_F64_" + enc, frexp_exp64, wide=False)
     M64 = (1 << 64) - 1
@@ -1399,6 +1456,180 @@ def pk32_forms(arch):
     return out
 
 
+# --- more VOP3 and lane ops ------------------------------------------------
+
+def vop3_forms(arch):
+    """VOP3-only 32-bit ops (fma, min3/max3/med3 of 16-bit and f32/f16,
+    16-bit mads, packs), v_fmac_f32 in e64/DPP, v_fmaak/fmamk, lane ops
+    (mbcnt, readlane, readfirstlane, writelane, swap, accvgpr moves), the
+    64-bit mads and v_dot4c_i32_i8."""
+    out = []
+    A3 = ["a", "b", "c"]
+
+    def F3(asm, mc, fn, srcs=A3, tied=False, clob="", wide=False):
+        out.append(Form(asm, srcs, mc, lanewise(fn, A3 + ["d"]),
+                        tied=tied, clob=clob, wide=wide))
+    f32 = "f32"
+    F3("v_fma_f32 $0, $1, $2, $3", "V_FMA_F32",
+       lambda a, b, c, d: ffma(f32, a, b, c))
+    F3("v_fma_f32 $0, -$1, |$2|, -|$3| clamp", "V_FMA_F32",
+       lambda a, b, c, d: fclamp(f32, ffma(
+           f32, a ^ 0x80000000, b & 0x7FFFFFFF, c | 0x80000000)))
+    F3("v_fmac_f32_e64 $0, $1, $2", "V_FMAC_F32_e64",
+       lambda a, b, c, d: ffma(f32, a, b, d), srcs=["a", "b"], tied=True)
+    F3("v_fmac_f32_e64 $0, -$1, |$2|", "V_FMAC_F32_e64",
+       lambda a, b, c, d: ffma(f32, a ^ 0x80000000, b & 0x7FFFFFFF, d),
+       srcs=["a", "b"], tied=True)
+    if arch == "gfx942":  # gfx90a has no v_fmaak/v_fmamk
+        F3("v_fmaak_f32 $0, $1, $2, 0x3fc00000", "V_FMAAK_F32",
+           lambda a, b, c, d: ffma(f32, a, b, 0x3FC00000), srcs=["a", "b"])
+        F3("v_fmamk_f32 $0, $1, 0xc0490fdb, $2", "V_FMAMK_F32",
+           lambda a, b, c, d: ffma(f32, a, 0xC0490FDB, b), srcs=["a", "b"])
+    mm = lambda fmt, mx: lambda x, y: fminmax(fmt, x, y, mx)
+    F3("v_min3_f32 $0, $1, $2, $3", "V_MIN3_F32",
+       lambda a, b, c, d: mm(f32, False)(mm(f32, False)(a, b), c))
+    F3("v_max3_f32 $0, -$1, $2, |$3|", "V_MAX3_F32",
+       lambda a, b, c, d: mm(f32, True)(mm(f32, True)(a ^ 0x80000000, b),
+                                        c & 0x7FFFFFFF))
+    h = lambda v: v & 0xFFFF
+    F3("v_min3_f16 $0, $1, $2, $3", "V_MIN3_F16",
+       lambda a, b, c, d: mm("f16", False)(mm("f16", False)(h(a), h(b)),
+                                           h(c)))
+    F3("v_max3_f16 $0, $1, -$2, $3", "V_MAX3_F16",
+       lambda a, b, c, d: mm("f16", True)(mm("f16", True)(
+           h(a), h(b) ^ 0x8000), h(c)))
+    med = lambda x, y, z: sorted([x, y, z])[1]
+    for nm, conv in (("i16", s16), ("u16", h)):
+        F3("v_min3_%s $0, $1, $2, $3" % nm, "V_MIN3_" + nm.upper(),
+           lambda a, b, c, d, cv=conv: min(cv(a), cv(b), cv(c)) & 0xFFFF)
+        F3("v_max3_%s $0, $1, $2, $3" % nm, "V_MAX3_" + nm.upper(),
+           lambda a, b, c, d, cv=conv: max(cv(a), cv(b), cv(c)) & 0xFFFF)
+        F3("v_med3_%s $0, $1, $2, $3" % nm, "V_MED3_" + nm.upper(),
+           lambda a, b, c, d, cv=conv: med(cv(a), cv(b), cv(c)) & 0xFFFF)
+    F3("v_mad_u16 $0, $1, $2, $3", "V_MAD_U16",
+       lambda a, b, c, d: (h(a) * h(b) + h(c)) & 0xFFFF)
+    F3("v_mad_i16 $0, $1, $2, $3", "V_MAD_I16",
+       lambda a, b, c, d: (s16(a) * s16(b) + s16(c)) & 0xFFFF)
+    F3("v_mad_u32_u16 $0, $1, $2, $3", "V_MAD_U32_U16",
+       lambda a, b, c, d: (h(a) * h(b) + c) & M32)
+    F3("v_mad_i32_i16 $0, $1, $2, $3", "V_MAD_I32_I16",
+       lambda a, b, c, d: (s16(a) * s16(b) + ir.s32(c)) & M32)
+    F3("v_pack_b32_f16 $0, $1, $2", "V_PACK_B32_F16",
+       lambda a, b, c, d: h(a) | (h(b) << 16), srcs=["a", "b"])
+    sat = lambda v, lo, hi: min(max(v, lo), hi)
+    F3("v_cvt_pk_i16_i32 $0, $1, $2", "V_CVT_PK_I16_I32_e64",
+       lambda a, b, c, d: (sat(ir.s32(a), -32768, 32767) & 0xFFFF) |
+       ((sat(ir.s32(b), -32768, 32767) & 0xFFFF) << 16), srcs=["a", "b"])
+    F3("v_cvt_pk_u16_u32 $0, $1, $2", "V_CVT_PK_U16_U32_e64",
+       lambda a, b, c, d: sat(a, 0, 65535) | (sat(b, 0, 65535) << 16),
+       srcs=["a", "b"])
+    F3("v_dot4c_i32_i8_e32 $0, $1, $2\\0As_nop 4", "V_DOT4C_I32_I8_e32",
+       lambda a, b, c, d: (ir.s32(d) + sum(
+           ir.sext(a >> (8 * k), 8) * ir.sext(b >> (8 * k), 8)
+           for k in range(4))) & M32, srcs=["a", "b"], tied=True)
+    F3("v_dot4c_i32_i8_e64 $0, $1, $2\\0As_nop 4", "V_DOT4C_I32_I8_e64",
+       lambda a, b, c, d: (ir.s32(d) + sum(
+           ir.sext(a >> (8 * k), 8) * ir.sext(b >> (8 * k), 8)
+           for k in range(4))) & M32, srcs=["a", "b"], tied=True)
+
+    def lanes(fn):
+        return lambda L: [fn(L, n - n % WAVE, n % WAVE, n) for n in range(N)]
+    # V_MBCNT: popcount of S0 & the mask of the lanes below this one (low
+    # or high word) + S1.
+    for nm, hi in (("lo", False), ("hi", True)):
+        out.append(Form("v_mbcnt_%s_u32_b32 $0, $1, $2" % nm, ["a", "b"],
+                        "V_MBCNT_%s_U32_B32_e64" % nm.upper(), lanes(
+            lambda L, w, l, n, hi=hi: (bin(L["a"][n] & (
+                (((1 << l) - 1) >> 32) if hi else ((1 << l) - 1) & M32)
+                ).count("1") + L["b"][n]) & M32), tied=False))
+    out.append(Form("v_readlane_b32 s20, $1, 37\\0As_nop 4\\0A"
+                    "v_mov_b32 $0, s20", ["a"], "V_READLANE_B32",
+                    lanes(lambda L, w, l, n: L["a"][w + 37]),
+                    clob=",~{s20}", tied=False))
+    out.append(Form("v_readfirstlane_b32 s20, $1\\0As_nop 4\\0A"
+                    "v_mov_b32 $0, s20", ["a"], "V_READFIRSTLANE_B32",
+                    lanes(lambda L, w, l, n: L["a"][w]),
+                    clob=",~{s20}", tied=False))
+    out.append(Form("s_mov_b32 s20, 0x1234abcd\\0As_nop 7\\0A"
+                    "v_writelane_b32 $0, s20, 45", [], "V_WRITELANE_B32",
+                    lanes(lambda L, w, l, n: 0x1234ABCD if l == 45
+                          else L["d"][n]), clob=",~{s20}"))
+    out.append(Form("v_mov_b32 v42, $1\\0As_nop 7\\0Av_swap_b32 $0, v42",
+                    ["b"], "V_SWAP_B32", lanes(lambda L, w, l, n: L["b"][n]),
+                    clob=",~{v42}"))
+    out.append(Form("v_mov_b32 v42, $1\\0As_nop 7\\0Av_swap_b32 v42, $0"
+                    "\\0As_nop 1\\0Av_mov_b32 $0, v42", ["b"], "V_SWAP_B32",
+                    lanes(lambda L, w, l, n: L["d"][n]), clob=",~{v42}"))
+    out.append(Form("v_nop\\0As_nop 0\\0Av_mov_b32 $0, $1", ["a"], "V_NOP_e32",
+                    lanes(lambda L, w, l, n: L["a"][n]), tied=False))
+    acc = ",~{a1},~{a2}"
+    out.append(Form("v_accvgpr_write_b32 a1, $1\\0As_nop 4\\0A"
+                    "v_accvgpr_read_b32 $0, a1", ["a"], "V_ACCVGPR_WRITE_B32",
+                    lanes(lambda L, w, l, n: L["a"][n]), clob=acc,
+                    tied=False))
+    out.append(Form("v_accvgpr_write_b32 a1, $1\\0As_nop 7\\0A"
+                    "v_accvgpr_read_b32 $0, a1", ["a"], "V_ACCVGPR_READ_B32",
+                    lanes(lambda L, w, l, n: L["a"][n]), clob=acc,
+                    tied=False))
+    out.append(Form("v_accvgpr_write_b32 a1, $1\\0As_nop 7\\0A"
+                    "v_accvgpr_mov_b32 a2, a1\\0As_nop 4\\0A"
+                    "v_accvgpr_read_b32 $0, a2", ["a"], "V_ACCVGPR_MOV_B32",
+                    lanes(lambda L, w, l, n: L["a"][n]), clob=acc,
+                    tied=False))
+    # DPP v_fmac_f32: D = S0(permuted) * S1 + D.
+    for ctrl, rm, bm, bc in ((("row_shr", 2), 0xF, 0xF, True),
+                             (("quad_perm", (1, 2, 3, 0)), 0xE, 0x7, False)):
+        def model(L, ctrl=ctrl, rm=rm, bm=bm, bc=bc):
+            res = []
+            for n in range(N):
+                w, l = n - n % WAVE, n % WAVE
+                d = L["d"][n]
+                if not (rm >> (l // 16)) & 1 or \
+                        not (bm >> ((l % 16) // 4)) & 1:
+                    res.append(d)
+                    continue
+                sl = dpp_src_lane(ctrl, l)
+                if sl is None and not bc:
+                    res.append(d)
+                    continue
+                x = 0 if sl is None else L["a"][w + sl]
+                res.append(ffma(f32, x, L["b"][n], d))
+            return res
+        out.append(Form("v_fmac_f32_dpp $0, $1, $2 %s row_mask:%#x "
+                        "bank_mask:%#x%s" % (dpp_text(ctrl), rm, bm,
+                                             " bound_ctrl:0" if bc else ""),
+                        ["a", "b"], "V_FMAC_F32_dpp", model))
+    return out
+
+
+def mad64_forms():
+    """V_MAD_U64_U32 / V_MAD_I64_I32: {carry, D} = S0 * S1 + S2 (64-bit);
+    the carry is the unsigned carry out of 64 bits (signed: overflow)."""
+    out = []
+    M64 = (1 << 64) - 1
+    for nm, sg in (("u64_u32", False), ("i64_i32", True)):
+        def full(L, n, sg=sg):
+            a, b = L["a"][n], L["b"][n]
+            c = wide_val(L, "cd", n)
+            if sg:
+                p = ir.s32(a) * ir.s32(b) + ir.sext(c, 64)
+                return p & M64, int(p > 2**63 - 1 or p < -2**63)
+            p = a * b + c
+            return p & M64, p >> 64
+        out.append(Form("v_mad_%s $0, s[10:11], $1, $2, $3" % nm,
+                        ["a", "b", "cd"], "V_MAD_%s" % nm.upper(),
+                        (lambda f: lambda L: [f(L, n)[0]
+                                              for n in range(N)])(full),
+                        clob=",~{s10},~{s11}", tied=False, wide=True))
+        out.append(Form("v_mad_%s v[44:45], s[10:11], $1, $2, $3\\0A"
+                        "s_nop 4\\0Av_cndmask_b32_e64 $0, 0, 1, s[10:11]" % nm,
+                        ["a", "b", "cd"], "V_MAD_%s" % nm.upper(),
+                        (lambda f: lambda L: [f(L, n)[1]
+                                              for n in range(N)])(full),
+                        clob=",~{s10},~{s11},~{v44},~{v45}", tied=False))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -1426,6 +1657,12 @@ def main():
     groups["pki"] = [f for f in pk16_forms()
                      if "_F16" not in f.mc] + dot_forms()
     groups["pk32"] = pk32_forms(args.arch)
+    groups["f32"] += [f for f in vop3_forms(args.arch)
+                      if f.mc in F32_VOP3]
+    groups["i"] += [f for f in vop3_forms(args.arch)
+                    if f.mc not in F32_VOP3 and "F16" not in f.mc]
+    groups["f16"] += [f for f in vop3_forms(args.arch) if "F16" in f.mc]
+    groups["i"] += mad64_forms()
     tested, failed, total = set(), set(), 0
     for j, (ty, fs) in enumerate(sorted(groups.items())):
         if not fs:
@@ -1443,6 +1680,8 @@ def main():
     return 1 if failed else 0
 
 
+F32_VOP3 = {"V_FMA_F32", "V_FMAC_F32_e64", "V_FMAAK_F32", "V_FMAMK_F32",
+            "V_MIN3_F32", "V_MAX3_F32", "V_FMAC_F32_dpp"}
 FORM_TY = {}
 for _n, _k, _st, _dt, _fn in vop_ops():
     FORM_TY[_n] = _st if _st != "i" else "i"
