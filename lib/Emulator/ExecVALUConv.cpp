@@ -373,7 +373,7 @@ template <bool BF8> void execCvtF32F8(Wave &W, const DInst &I) {
     return;
   }
   alignas(64) uint32_t B0[64], R[64];
-  uint64_t Mask = W.exec();
+  uint64_t Mask = activeMask(W, I); // DPP row/bank masks too
   const uint32_t *A = src32(W, I, 0, Ty::B32, B0, Mask);
   const F8Format &Fm = fmtFor(W, BF8);
   for (unsigned L = 0; L < 64; ++L)
@@ -386,7 +386,7 @@ template <bool BF8> void execCvtF32F8(Wave &W, const DInst &I) {
 /// op_sel) to two f32 in a register pair.
 template <bool BF8> void execCvtPkF32F8(Wave &W, const DInst &I) {
   alignas(64) uint32_t B0[64];
-  uint64_t Mask = W.exec();
+  uint64_t Mask = activeMask(W, I); // DPP row/bank masks too
   const uint32_t *A = src32(W, I, 0, Ty::U16, B0, Mask);
   const F8Format &Fm = fmtFor(W, BF8);
   uint32_t *Lo = W.vreg(I.Def[0], 0), *Hi = W.vreg(I.Def[0], 1);

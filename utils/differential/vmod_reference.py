@@ -1630,6 +1630,112 @@ def mad64_forms():
     return out
 
 
+# --- fp8 / bf8 to f32 (gfx942) ----------------------------------------------
+
+def f8_to_f32(v, bf8):
+    """gfx942's FNUZ formats (E4M3 bias 8, E5M2 bias 16): 0x80 is the
+    only NaN (it becomes the default NaN), no infinities, no -0; exact."""
+    v &= 0xFF
+    if v == 0x80:
+        return 0x7FC00000
+    eb, mb, bias = (5, 2, 16) if bf8 else (4, 3, 8)
+    e, m = (v >> mb) & ((1 << eb) - 1), v & ((1 << mb) - 1)
+    x = Q(m, 1 << mb) * Q(2) ** (1 - bias) if e == 0 else \
+        Q((1 << mb) | m, 1 << mb) * Q(2) ** (e - bias)
+    return fround(-x if v & 0x80 else x, "f32")
+
+
+def f8_forms(arch):
+    """V_CVT_F32_FP8/BF8 (byte 0, or the SDWA src0_sel byte) and
+    V_CVT_PK_F32_FP8/BF8 (word 0, or the SDWA word) in e32, e64, SDWA and
+    DPP form. The packed ones write a register pair: their DPP form is a
+    64-bit ("DP") ALU op, for which the assembler accepts only
+    row_newbcast on gfx90a/gfx942."""
+    if arch != "gfx942":
+        return []
+    out = []
+    for bf in (False, True):
+        k = "bf8" if bf else "fp8"
+        one = "v_cvt_f32_" + k
+        mc1 = one.upper()
+
+        def m1(L, n, sel=0, bf=bf):
+            return f8_to_f32(L["a"][n] >> (8 * sel), bf)
+        lanes = lambda fn: lambda L: [fn(L, n) for n in range(N)]
+        for enc in ("e32", "e64"):
+            out.append(Form("%s_%s $0, $1" % (one, enc), ["a"],
+                            "%s_%s" % (mc1, enc), lanes(m1), tied=False))
+        for sel in range(4):
+            out.append(Form("%s_sdwa $0, $1 src0_sel:BYTE_%d" % (one, sel),
+                            ["a"], mc1 + "_sdwa",
+                            lanes(lambda L, n, sel=sel, m1=m1:
+                                  m1(L, n, sel)),
+                            tied=False))
+        for ctrl, rm, bm, bc in ((("quad_perm", (2, 0, 3, 1)), 0xF, 0xF,
+                                  False),
+                                 (("row_shr", 5), 0xD, 0xB, False),
+                                 (("row_mirror", 0), 0xF, 0x6, True)):
+            def md(L, n, ctrl=ctrl, rm=rm, bm=bm, bc=bc, bf=bf):
+                w, l = n - n % WAVE, n % WAVE
+                if not (rm >> (l // 16)) & 1 or \
+                        not (bm >> ((l % 16) // 4)) & 1:
+                    return L["d"][n]
+                sl = dpp_src_lane(ctrl, l)
+                if sl is None:
+                    return f8_to_f32(0, bf) if bc else L["d"][n]
+                return f8_to_f32(L["a"][w + sl], bf)
+            out.append(Form("%s_dpp $0, $1 %s row_mask:%#x bank_mask:%#x%s"
+                            % (one, dpp_text(ctrl), rm, bm,
+                               " bound_ctrl:0" if bc else ""), ["a"],
+                            mc1 + "_dpp", lanes(md)))
+        pk = "v_cvt_pk_f32_" + k
+        mcp = pk.upper()
+
+        def mp(v, bf=bf):
+            return f8_to_f32(v, bf) | (f8_to_f32(v >> 8, bf) << 32)
+        for enc in ("e32", "e64"):
+            out.append(Form("%s_%s $0, $1" % (pk, enc), ["a"],
+                            "%s_%s" % (mcp, enc),
+                            lanes(lambda L, n, mp=mp: mp(L["a"][n])),
+                            tied=False, wide=True))
+        for sel in (4, 5, 6):
+            out.append(Form("%s_sdwa $0, $1 src0_sel:%s" % (pk, SEL[sel]),
+                            ["a"], mcp + "_sdwa",
+                            lanes(lambda L, n, sel=sel, mp=mp:
+                                  mp(sdwa_sel(L["a"][n], sel, False))),
+                            tied=False, wide=True))
+        for j in (0, 7, 15):
+            out.append(Form("%s_dpp $0, $1 row_newbcast:%d row_mask:0xf "
+                            "bank_mask:0xf" % (pk, j), ["a"], mcp + "_dpp",
+                            lanes(lambda L, n, j=j, mp=mp: mp(
+                                L["a"][n - n % 16 + j])),
+                            tied=False, wide=True))
+    # v_mul_legacy_f32 e64: DX9 rule, 0 * anything (inf, NaN) is +0.
+    def legacy(a, b):
+        if (a << 1) & M32 == 0 or (b << 1) & M32 == 0:
+            return 0
+        return fmul("f32", a, b)
+    return out
+
+
+def legacy_forms():
+    def legacy(a, b):
+        if (a << 1) & M32 == 0 or (b << 1) & M32 == 0:
+            return 0
+        return fmul("f32", a, b)
+    return [Form("v_mul_legacy_f32_e64 $0, $1, $2", ["a", "b"],
+                 "V_MUL_LEGACY_F32_e64",
+                 lanewise(legacy, ["a", "b"]), tied=False),
+            Form("v_mul_legacy_f32_e64 $0, -$1, |$2|", ["a", "b"],
+                 "V_MUL_LEGACY_F32_e64",
+                 lanewise(lambda a, b: legacy(a ^ 0x80000000,
+                                              b & 0x7FFFFFFF), ["a", "b"]),
+                 tied=False),
+            Form("v_nop_dpp quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"
+                 "\\0As_nop 0\\0Av_mov_b32 $0, $1", ["a"], "V_NOP_dpp",
+                 lanewise(lambda a: a, ["a"]), tied=False)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -1662,7 +1768,8 @@ def main():
     groups["i"] += [f for f in vop3_forms(args.arch)
                     if f.mc not in F32_VOP3 and "F16" not in f.mc]
     groups["f16"] += [f for f in vop3_forms(args.arch) if "F16" in f.mc]
-    groups["i"] += mad64_forms()
+    groups["i"] += mad64_forms() + f8_forms(args.arch)
+    groups["f32"] += legacy_forms()
     tested, failed, total = set(), set(), 0
     for j, (ty, fs) in enumerate(sorted(groups.items())):
         if not fs:
