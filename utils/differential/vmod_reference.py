@@ -1736,6 +1736,57 @@ def legacy_forms():
                  lanewise(lambda a: a, ["a"]), tied=False)]
 
 
+EXEC_LO, EXEC_HI = 0x5A5AF0F3, 0xC3A5FFFE
+
+
+def dpp_exec_forms():
+    """DPP under a partial EXEC: a lane with EXEC=0 is not written, and a
+    source lane with EXEC=0 is invalid like an out-of-range one (LLVM's
+    AMDGPUModifierSyntax: bound_ctrl "enables data sharing with invalid
+    lanes; accessing data from an invalid lane will return zero")."""
+    out = []
+    ex = EXEC_LO | (EXEC_HI << 32)
+    pre = ("s_mov_b64 s[12:13], exec\\0As_mov_b32 exec_lo, %#x\\0A"
+           "s_mov_b32 exec_hi, %#x\\0As_nop 7\\0A" % (EXEC_LO, EXEC_HI))
+    post = "\\0As_mov_b64 exec, s[12:13]"
+    cases = [("v_mov_b32", ("row_shl", 1), 0xF, 0xF, False),
+             ("v_mov_b32", ("row_shl", 1), 0xF, 0xF, True),
+             ("v_mov_b32", ("quad_perm", (3, 2, 1, 0)), 0xF, 0xF, True),
+             ("v_mov_b32", ("wave_ror", 1), 0xF, 0xF, False),
+             ("v_mov_b32", ("row_mirror", 0), 0xB, 0xE, True),
+             ("v_add_u32", ("row_shr", 2), 0xF, 0xF, True),
+             ("v_add_u32", ("row_ror", 9), 0xF, 0x7, False)]
+    for name, ctrl, rm, bm, bc in cases:
+        two = name != "v_mov_b32"
+        asm = "%s_dpp $0, $1%s %s row_mask:%#x bank_mask:%#x%s" % (
+            name, ", $2" if two else "", dpp_text(ctrl), rm, bm,
+            " bound_ctrl:0" if bc else "")
+
+        def model(L, ctrl=ctrl, rm=rm, bm=bm, bc=bc, two=two):
+            res = []
+            for n in range(N):
+                w, l = n - n % WAVE, n % WAVE
+                d = L["d"][n]
+                if not (ex >> l) & 1 or not (rm >> (l // 16)) & 1 or \
+                        not (bm >> ((l % 16) // 4)) & 1:
+                    res.append(d)
+                    continue
+                sl = dpp_src_lane(ctrl, l)
+                if sl is None or not (ex >> sl) & 1:
+                    if not bc:
+                        res.append(d)
+                        continue
+                    x = 0
+                else:
+                    x = L["a"][w + sl]
+                res.append((x + L["b"][n]) & M32 if two else x)
+            return res
+        out.append(Form(pre + asm + post, ["a", "b"] if two else ["a"],
+                        name.upper() + "_dpp", model,
+                        clob=",~{s12},~{s13}"))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -1770,6 +1821,7 @@ def main():
     groups["f16"] += [f for f in vop3_forms(args.arch) if "F16" in f.mc]
     groups["i"] += mad64_forms() + f8_forms(args.arch)
     groups["f32"] += legacy_forms()
+    groups["i"] += dpp_exec_forms()
     tested, failed, total = set(), set(), 0
     for j, (ty, fs) in enumerate(sorted(groups.items())):
         if not fs:
