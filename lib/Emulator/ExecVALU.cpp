@@ -132,6 +132,14 @@ inline float fmed3(float A, float B, float C) {
     return fmax32(A, C);
   return fmax32(A, B);
 }
+/// V_MED3_F16 on the bits: with a NaN, min3 (as V_MIN3_F16, which does
+/// not quiet a signalling NaN by widening it to f32); else fmed3.
+inline uint32_t med3F16(uint32_t A, uint32_t B, uint32_t C) {
+  if (isNaN16(A) || isNaN16(B) || isNaN16(C))
+    return minMax16(minMax16(A, B, false), C, false);
+  return f32ToF16(fmed3(f16ToF32(uint16_t(A)), f16ToF32(uint16_t(B)),
+                        f16ToF32(uint16_t(C))));
+}
 template <typename T> T med3i(T A, T B, T C) {
   return std::max(std::min(A, B), std::min(std::max(A, B), C));
 }
@@ -335,7 +343,7 @@ ASMEVO_OP32(OpMadF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(H(HU(H(a)
 ASMEVO_OP32(OpLdexpF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 2, false, HU(std::ldexp(H(a), std::clamp(int32_t(int16_t(b)), -100, 100))))
 ASMEVO_OP32(OpMax3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, minMax16(minMax16(a, b, true), c, true))
 ASMEVO_OP32(OpMin3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, minMax16(minMax16(a, b, false), c, false))
-ASMEVO_OP32(OpMed3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(fmed3(H(a), H(b), H(c))))
+ASMEVO_OP32(OpMed3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, med3F16(a, b, c))
 
 // 64-bit (ISA 12.10).
 ASMEVO_OP64(OpAddF64, Ty::F64, Ty::F64, Ty::B32, Ty::F64, 2, nanRes64(U64(D(a) + D(b)), a, b))

@@ -1499,6 +1499,30 @@ def vop3_forms(arch):
        lambda a, b, c, d: mm("f16", True)(mm("f16", True)(
            h(a), h(b) ^ 0x8000), h(c)))
     med = lambda x, y, z: sorted([x, y, z])[1]
+
+    def fmed3(fmt, x, y, z):
+        """V_MED3 as the ISA writes it: with a NaN source, min3; else the
+        max of the two sources other than the first one equal to max3."""
+        mn = lambda p, q: fminmax(fmt, p, q, False)
+        mx = lambda p, q: fminmax(fmt, p, q, True)
+        if any(is_nan(v, fmt) for v in (x, y, z)):
+            return mn(mn(x, y), z)
+        m = mx(mx(x, y), z)
+        eq = lambda p, q: p == q or (p | q) & ~sign_bit(fmt) == 0
+        if eq(m, x):
+            return mx(y, z)
+        if eq(m, y):
+            return mx(x, z)
+        return mx(x, y)
+    F3("v_med3_f32 $0, $1, $2, $3", "V_MED3_F32",
+       lambda a, b, c, d: fmed3(f32, a, b, c))
+    F3("v_med3_f32 $0, -$1, $2, |$3|", "V_MED3_F32",
+       lambda a, b, c, d: fmed3(f32, a ^ 0x80000000, b, c & 0x7FFFFFFF))
+    F3("v_med3_f16 $0, $1, $2, $3", "V_MED3_F16",
+       lambda a, b, c, d: fmed3("f16", h(a), h(b), h(c)))
+    F3("v_med3_f16 $0, $1, -$2, |$3|", "V_MED3_F16",
+       lambda a, b, c, d: fmed3("f16", h(a), h(b) ^ 0x8000,
+                                h(c) & 0x7FFF))
     for nm, conv in (("i16", s16), ("u16", h)):
         F3("v_min3_%s $0, $1, $2, $3" % nm, "V_MIN3_" + nm.upper(),
            lambda a, b, c, d, cv=conv: min(cv(a), cv(b), cv(c)) & 0xFFFF)
@@ -1840,7 +1864,7 @@ def main():
 
 
 F32_VOP3 = {"V_FMA_F32", "V_FMAC_F32_e64", "V_FMAAK_F32", "V_FMAMK_F32",
-            "V_MIN3_F32", "V_MAX3_F32", "V_FMAC_F32_dpp"}
+            "V_MIN3_F32", "V_MAX3_F32", "V_FMAC_F32_dpp", "V_MED3_F32"}
 FORM_TY = {}
 for _n, _k, _st, _dt, _fn in vop_ops():
     FORM_TY[_n] = _st if _st != "i" else "i"
