@@ -18,32 +18,49 @@ and VOPC ops; this script reuses its op models (OPS, CMPS) and adds:
     row (lane / 16) is off in row_mask or whose bank ((lane % 16) / 4) is
     off in bank_mask is not written; a lane whose source lane is out of
     range is not written unless bound_ctrl is set, which reads 0 instead.
-    (The assembler's "bound_ctrl:0" sets BOUND_CTRL to 1.) row_bcast is
-    only checked on the rows its ISA text defines (row_mask 0xa for
-    bcast:15, 0xc for bcast:31). EXEC is all ones here, so no source lane
-    is disabled.
+    (The assembler's "bound_ctrl:0" sets BOUND_CTRL to 1.) Under a
+    partial EXEC a disabled lane is not written and a disabled source lane
+    is invalid like an out-of-range one. row_bcast is only checked on the
+    rows its ISA text defines (row_mask 0xa for bcast:15, 0xc for
+    bcast:31). 64-bit ("DP ALU") ops take only row_newbcast: the
+    assembler refuses every other control for them on gfx90a/gfx942.
   - float ops with exactly specified results (IEEE round to nearest even,
     denormals kept: the kernels run with FLOAT_DENORM_MODE 3): add, sub,
-    subrev, mul, fma, fmac, min, max, ldexp, trunc/ceil/floor/rndne/fract
-    for f16/f32/f64, and the packed (VOP3P) forms.
-  - packed 16-bit integer ops (VOP3P) with op_sel/op_sel_hi, and the
-    packed f32 ops with neg_lo/neg_hi; v_dot* integer dot products.
+    subrev, mul, fma, fmac, fmaak/fmamk, min/max/min3/max3/med3, ldexp,
+    trunc/ceil/floor/rndne/fract, frexp, conversions (f16/f32/f64, i16/u16/
+    i32/u32, fp8/bf8 to f32), mul_legacy; e32, e64 (neg/abs, clamp), SDWA
+    and DPP forms where they exist.
+  - carry ops (VCC in/out) and v_cndmask in every form; lane ops (mbcnt,
+    readlane, readfirstlane, writelane, swap, accvgpr moves); 64-bit
+    shifts and mads.
+  - VOP3P: packed f16/i16/u16 ops with op_sel/op_sel_hi/neg_lo/neg_hi and
+    clamp, packed f32 ops on register pairs, integer dot products,
+    v_fma_mix*.
+Not checked: clamp in SDWA (LLVM 22's machine verifier rejects any
+SDWA instruction with clamp on gfx9, "Clamp not allowed in VOPC SDWA
+instructions on VI", so asmevo-opt cannot list the kernel), omod (LLVM
+does not use it in IEEE mode, where the hardware ignores it).
 
 NaN rule modelled (the ISA guide does not fix payloads for arithmetic):
 an arithmetic result with a NaN source is the first NaN source in operand
 order (src0, src1, src2), quieted (top mantissa bit set), sign and payload
-kept; an invalid operation without NaN sources (inf - inf, 0 * inf) gives
-the default NaN 0x7FC00000 (f16 0x7E00, f64 0x7FF8000000000000). min/max
+kept (narrowed or widened by keeping the payload's top bits); an invalid
+operation without NaN sources (inf - inf, 0 * inf) gives the default NaN
+0x7FC00000 (f16 0x7E00, f64 0x7FF8000000000000). min/max/min3/max3
 follow the ISA's IEEE mode (MODE.IEEE=1 for compute kernels: signalling
-NaN inputs are quieted and propagated per IEEE 754-2008): a signalling NaN
-source gives that NaN quieted (src0 first), otherwise a quiet NaN loses
-against a number, and two quiet NaNs give src0; -0 < +0.
+NaN inputs are quieted and propagated per IEEE 754-2008): a signalling
+NaN source gives that NaN quieted (src0 first), otherwise a quiet NaN
+loses against a number, and two quiet NaNs give src0; -0 < +0. med3 with
+a NaN source is min3. clamp takes NaN to 0 (DX10_CLAMP) and -0 to +0.
 
-Transcendental ops (exp, log, rcp, rsq, sqrt, sin, cos) are approximate
-on the hardware (about 1 ulp) and not checked; nor are v_mad_f32/v_mac_f32
-(the hardware flushes their denormals; the emulator documents keeping
-them) or v_mad_f16/v_mac_f16 (whether the hardware rounds the product
-before the add is not in the guide).
+Left implemented-untested: transcendental ops (exp, log, rcp, rsq, sqrt,
+sin, cos; about 1 ulp on the hardware), v_dot2_f32_f16 and v_dot2c (the
+emulator documents its summation as an approximation), v_mad_f32/mac_f32
+(the hardware flushes their denormals; the emulator keeps them),
+v_mad_f16/v_mac_f16 (LLVM only selects them with f16 denormals flushed;
+whether they flush and round the product is not in the guide),
+v_cvt_pk_fp8/bf8_f32 (documented approximation), v_cvt_pk_u8_f32 (its
+rounding is not stated), v_div_scale/fmas/fixup (not modelled).
 
 Usage: vmod_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                          --work DIR [--write-tested FILE]
@@ -608,7 +625,6 @@ def sdwa_forms(arch):
     rnd = random.Random(5)
     for name, nsrc, st, dt, fn in vop_ops():
         fl = st != "i"
-        hi16 = dt == "f16" or name.endswith(("16",)) and dt == "i"
         configs = []
         for k in range(6):
             s0 = (k * 3 + 1) % 7 if k else 6
@@ -1180,7 +1196,7 @@ def f64_forms(arch):
     and conversions; sources are the pairs ab, cd, ef."""
     out = []
 
-    def W(asm, srcs, mc, fn, wide=True, tied=False):
+    def W(asm, srcs, mc, fn, wide=True):
         out.append(Form(asm, srcs, mc, lambda L: [
             fn(*[wide_val(L, s, n) if s in PAIRS else L[s][n]
                  for s in srcs]) for n in range(N)], wide=wide,
@@ -1734,15 +1750,12 @@ def f8_forms(arch):
                             lanes(lambda L, n, j=j, mp=mp: mp(
                                 L["a"][n - n % 16 + j])),
                             tied=False, wide=True))
-    # v_mul_legacy_f32 e64: DX9 rule, 0 * anything (inf, NaN) is +0.
-    def legacy(a, b):
-        if (a << 1) & M32 == 0 or (b << 1) & M32 == 0:
-            return 0
-        return fmul("f32", a, b)
     return out
 
 
 def legacy_forms():
+    """v_mul_legacy_f32 e64 (DX9 rule: 0 * anything, inf and NaN included,
+    is +0) and v_nop_dpp."""
     def legacy(a, b):
         if (a << 1) & M32 == 0 or (b << 1) & M32 == 0:
             return 0
