@@ -1824,6 +1824,36 @@ def dpp_exec_forms():
     return out
 
 
+def sdwa_scalar_forms():
+    """gfx9 SDWA takes SGPRs as sources: the selection applies to them
+    like to a VGPR. (Inline constants assemble too, but LLVM 22's machine
+    verifier rejects them, "Only reg allowed as operands in SDWA
+    instructions on GFX9+", so asmevo-opt cannot list such a kernel.)"""
+    out = []
+    k = 0x89ABCDEF
+    pre = "s_mov_b32 s20, %#x\\0As_nop 7\\0A" % k
+    cases = [
+        (pre + "v_and_b32_sdwa $0, s20, $1 dst_sel:WORD_1 "
+         "dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2 src1_sel:DWORD",
+         "V_AND_B32_sdwa",
+         lambda a, d: sdwa_dst(0xAB & a, d, 5, 2)),
+        (pre + "v_sub_u32_sdwa $0, $1, sext(s20) dst_sel:DWORD "
+         "dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:BYTE_0",
+         "V_SUB_U32_sdwa",
+         lambda a, d: (sdwa_sel(a, 4, False) - sdwa_sel(k, 0, True)) & M32),
+    ]
+    for asm, mc, fn in cases:
+        out.append(Form(asm, ["a"], mc, lanewise(fn, ["a", "d"]),
+                        clob=",~{s20}"))
+    cmp = (pre + "v_cmp_gt_i32_sdwa vcc, sext(s20), $1 src0_sel:BYTE_3 "
+           "src1_sel:WORD_1\\0As_nop 4\\0Av_cndmask_b32_e64 $0, 0, 1, vcc")
+    out.append(Form(cmp, ["a"], "V_CMP_GT_I32_sdwa", lanewise(
+        lambda a: int(ir.s32(sdwa_sel(k, 3, True)) >
+                      ir.s32(sdwa_sel(a, 5, False))), ["a"]),
+        clob=",~{s20},~{vcc}", tied=False))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -1859,6 +1889,7 @@ def main():
     groups["i"] += mad64_forms() + f8_forms(args.arch)
     groups["f32"] += legacy_forms()
     groups["i"] += dpp_exec_forms()
+    groups["f32"] += sdwa_scalar_forms()
     tested, failed, total = set(), set(), 0
     for j, (ty, fs) in enumerate(sorted(groups.items())):
         if not fs:
