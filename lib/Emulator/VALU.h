@@ -194,7 +194,7 @@ inline void outMods16(Wave &W, const DInst &I, uint32_t *R) {
     if (I.Clamp)
       F = std::isnan(F) ? (((W.Mode >> 8) & 1) ? 0.0f : F)
                         : std::fmin(std::fmax(F, 0.0f), 1.0f);
-    R[L] = f32ToF16(F);
+    R[L] = (R[L] & 0xffff0000u) | f32ToF16(F); // V_MAC_F16 keeps the top
   }
 }
 

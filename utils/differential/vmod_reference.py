@@ -472,9 +472,12 @@ class Form:
     model from the per-lane inputs to the N results."""
 
     def __init__(self, asm, srcs, mc, model, clob="", tied=True,
-                 wide=False):
+                 wide=False, mask=None):
         self.asm, self.srcs, self.mc, self.model = asm, srcs, mc, model
         self.clob, self.tied, self.wide = clob, tied, wide
+        # A partial check compares only the bits of mask, and never makes
+        # its opcode tested.
+        self.mask = mask
 
 
 # Types of the sources and the result of each modelled VOP1/VOP2 op:
@@ -952,7 +955,8 @@ def run_batch(args, tag, fs, inputs):
             hi = out[slot * N:(slot + 1) * N]
             slot += 1
             got = [g | (h << 32) for g, h in zip(got, hi)]
-        bad = [n for n in range(N) if got[n] != want[n]]
+        mask = f.mask if f.mask is not None else -1
+        bad = [n for n in range(N) if (got[n] ^ want[n]) & mask]
         if bad:
             failed.add(mc)
             print("FAIL %s %s (%s): %d of %d lanes differ" % (
@@ -961,7 +965,7 @@ def run_batch(args, tag, fs, inputs):
                 print("  lane %d: %s emulator=%#010x model=%#010x" % (
                     n, " ".join("%s=%#010x" % (o, inputs[o][n])
                                 for o in IN), got[n], want[n]))
-        else:
+        elif f.mask is None:
             passed.add(mc)
     return passed, failed, len(fs)
 
@@ -1854,6 +1858,23 @@ def sdwa_scalar_forms():
     return out
 
 
+def mac_f16_high_forms():
+    """V_MAC_F16 keeps the high half of its destination on gfx9 (LLVM's
+    GCNSubtarget::zeroesHigh16BitsOfDest, "derived from experimentation":
+    only VI zeroes it). Only that half is checked (mask): the low half's
+    rounding and denormal handling are not in the guide, so the opcodes
+    stay untested."""
+    out = []
+    for asm in ("v_mac_f16_e32 $0, $1, $2", "v_mac_f16_e64 $0, -$1, $2",
+                "v_mac_f16_e64 $0, $1, $2 clamp",
+                "v_mac_f16_dpp $0, $1, $2 quad_perm:[1,0,3,2] row_mask:0xf "
+                "bank_mask:0xf"):
+        mc = "V_MAC_F16_" + asm.split()[0].rsplit("_", 1)[1]
+        out.append(Form(asm, ["a", "b"], mc,
+                        lanewise(lambda d: d, ["d"]), mask=0xFFFF0000))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -1890,6 +1911,7 @@ def main():
     groups["f32"] += legacy_forms()
     groups["i"] += dpp_exec_forms()
     groups["f32"] += sdwa_scalar_forms()
+    groups["f16"] += mac_f16_high_forms()
     tested, failed, total = set(), set(), 0
     for j, (ty, fs) in enumerate(sorted(groups.items())):
         if not fs:
