@@ -336,12 +336,12 @@ ASMEVO_OP32(OpSubrevF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, nanRes16(
 ASMEVO_OP32(OpMulF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, nanRes16(HU(H(a) * H(b)), a, b))
 ASMEVO_OP32(OpMaxF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, minMax16(a, b, true))
 ASMEVO_OP32(OpMinF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, minMax16(a, b, false))
-ASMEVO_OP32(OpFmaF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, nanRes16(HU(float(std::fma(double(H(a)), double(H(b)), double(H(c))))), a, b, c))
+ASMEVO_OP32(OpFmaF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, nanRes16(fmaToF16(H(a), H(b), H(c)), a, b, c))
 // V_MAC_F16 keeps the high half of D on gfx9 (LLVM's
 // GCNSubtarget::zeroesHigh16BitsOfDest: only VI zeroes it); the other f16
 // ops here zero it.
 ASMEVO_OP32(OpMacF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 2, true, (c & 0xffff0000u) | HU(H(HU(H(a) * H(b))) + H(c)))
-ASMEVO_OP32(OpFmacF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 2, true, nanRes16(HU(float(std::fma(double(H(a)), double(H(b)), double(H(c))))), a, b, c))
+ASMEVO_OP32(OpFmacF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 2, true, nanRes16(fmaToF16(H(a), H(b), H(c)), a, b, c))
 ASMEVO_OP32(OpMadF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(H(HU(H(a) * H(b))) + H(c)))
 ASMEVO_OP32(OpLdexpF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 2, false, HU(std::ldexp(H(a), std::clamp(int32_t(int16_t(b)), -100, 100))))
 ASMEVO_OP32(OpMax3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, minMax16(minMax16(a, b, true), c, true))

@@ -120,9 +120,7 @@ template <int Kind> uint16_t pkHalf(uint16_t A, uint16_t B, uint16_t C) {
   case PkAddF16: return uint16_t(nanRes16(HU(H(A) + H(B)), A, B));
   case PkMulF16: return uint16_t(nanRes16(HU(H(A) * H(B)), A, B));
   case PkFmaF16:
-    return uint16_t(nanRes16(HU(float(std::fma(double(H(A)), double(H(B)),
-                                               double(H(C))))),
-                             A, B, C));
+    return uint16_t(nanRes16(fmaToF16(H(A), H(B), H(C)), A, B, C));
   case PkMaxF16: return uint16_t(minMax16(A, B, true));
   case PkMinF16: return uint16_t(minMax16(A, B, false));
   case PkAddU16: case PkAddI16: return uint16_t(A + B);
@@ -270,12 +268,19 @@ template <int Out, bool Fused> void execMix(Wave &W, const DInst &I) {
     Res = F(nanRes32(U(Res), U(V[0]), U(V[1]), U(V[2])));
     if (I.Clamp)
       Res = std::isnan(Res) ? 0.0f : std::fmin(std::fmax(Res, 0.0f), 1.0f);
+    // Fused MIXLO/MIXHI round once, from the exact value, to f16.
+    uint32_t R16 = HU(Res);
+    if (Fused && !std::isnan(Res)) {
+      R16 = fmaToF16(V[0], V[1], V[2]);
+      if (I.Clamp) // monotonic: clamping the rounded value is the same
+        R16 = HU(std::fmin(std::fmax(H(R16), 0.0f), 1.0f));
+    }
     if (Out == 0)
       R[L] = U(Res);
     else if (Out == 1)
-      R[L] = (Old[L] & 0xffff0000u) | HU(Res);
+      R[L] = (Old[L] & 0xffff0000u) | R16;
     else
-      R[L] = (Old[L] & 0xffffu) | (HU(Res) << 16);
+      R[L] = (Old[L] & 0xffffu) | (R16 << 16);
   }
   store32(W, I, R, Mask);
 }

@@ -335,6 +335,31 @@ inline uint32_t minMax16(uint32_t A, uint32_t B, bool Max) {
   return (Max ? X > Y : X < Y) ? A : B;
 }
 
+/// A * B + C (f16 or f32 values) rounded once to f16. The product is
+/// exact in double; the sum and each narrowing round to odd (the sticky
+/// bit survives), so the final f16 rounding sees the exact value: a fused
+/// op computed in double or float and then rounded to f16 would round
+/// twice (a tie in f16 plus a tiny addend lost in the first rounding).
+inline uint32_t fmaToF16(float A, float B, float C) {
+  double P = double(A) * double(B), Cd = double(C);
+  double S = P + Cd;
+  if (!std::isfinite(S))
+    return f32ToF16(float(S));
+  double Bv = S - P, E = (P - (S - Bv)) + (Cd - Bv); // S + E = P + C
+  if (E != 0) {
+    if ((E > 0) != (S > 0))
+      S = std::nextafter(S, 0.0);
+    S = asD(asU64(S) | 1);
+  }
+  float F = float(S);
+  if (double(F) != S && std::isfinite(F)) {
+    if (std::fabs(double(F)) > std::fabs(S))
+      F = std::nextafter(F, 0.0f);
+    F = asF(asU(F) | 1);
+  }
+  return f32ToF16(F);
+}
+
 /// Float helpers with the hardware's IEEE-mode min/max (a quiet NaN input
 /// loses against a number: ISA V_MIN_F32 "IEEE mode").
 inline float fminIEEE(float A, float B) { return std::fmin(A, B); }

@@ -1875,6 +1875,106 @@ def mac_f16_high_forms():
     return out
 
 
+def opsel16_forms():
+    """gfx9 VOP3 16-bit ops with op_sel on their sources (op_sel[i] = 1:
+    source i is its high half). The destination op_sel is not used (which
+    half of D it writes and what happens to the other is not checked
+    here)."""
+    out = []
+    h = lambda v, hi: (v >> 16) & 0xFFFF if hi else v & 0xFFFF
+    mm = lambda x, y, mx: fminmax("f16", x, y, mx)
+    med = lambda x, y, z: sorted([x, y, z])[1]
+    ops = [
+        ("v_mad_u16", "V_MAD_U16", lambda x, y, z: (x * y + z) & 0xFFFF),
+        ("v_mad_i16", "V_MAD_I16",
+         lambda x, y, z: (s16(x) * s16(y) + s16(z)) & 0xFFFF),
+        ("v_fma_f16", "V_FMA_F16", lambda x, y, z: ffma("f16", x, y, z)),
+        ("v_max3_f16", "V_MAX3_F16",
+         lambda x, y, z: mm(mm(x, y, True), z, True)),
+        ("v_min3_u16", "V_MIN3_U16", lambda x, y, z: min(x, y, z)),
+        ("v_med3_i16", "V_MED3_I16",
+         lambda x, y, z: med(s16(x), s16(y), s16(z)) & 0xFFFF),
+    ]
+    for name, mc, fn in ops:
+        for sel in ((1, 0, 0), (0, 1, 1), (1, 1, 1)):
+            out.append(Form("%s $0, $1, $2, $3 op_sel:[%d,%d,%d,0]" % (
+                (name,) + sel), ["a", "b", "c"], mc, lanewise(
+                    lambda a, b, c, fn=fn, sel=sel: fn(
+                        h(a, sel[0]), h(b, sel[1]), h(c, sel[2])),
+                    ["a", "b", "c"]), tied=False))
+    for sel in ((1, 0), (0, 1), (1, 1)):
+        out.append(Form("v_mad_u32_u16 $0, $1, $2, $3 op_sel:[%d,%d,0,0]"
+                        % sel, ["a", "b", "c"], "V_MAD_U32_U16", lanewise(
+                            lambda a, b, c, sel=sel: (h(a, sel[0]) *
+                                                      h(b, sel[1]) + c)
+                            & M32, ["a", "b", "c"]), tied=False))
+        out.append(Form("v_mad_i32_i16 $0, $1, $2, $3 op_sel:[%d,%d,0,0]"
+                        % sel, ["a", "b", "c"], "V_MAD_I32_I16", lanewise(
+                            lambda a, b, c, sel=sel: (s16(h(a, sel[0])) *
+                                                      s16(h(b, sel[1])) +
+                                                      ir.s32(c)) & M32,
+                            ["a", "b", "c"]), tied=False))
+        out.append(Form("v_pack_b32_f16 $0, $1, $2 op_sel:[%d,%d,0]" % sel,
+                        ["a", "b"], "V_PACK_B32_F16", lanewise(
+                            lambda a, b, sel=sel: h(a, sel[0]) |
+                            (h(b, sel[1]) << 16), ["a", "b"]), tied=False))
+    return out
+
+
+def tie_inputs(seed):
+    """f16 triples (in both halves) whose product a * b is exactly halfway
+    between two f16 values and whose c is a tiny value that decides the
+    rounding: a fused f16 result rounded twice (to f32 or double first)
+    loses c and rounds the tie to even."""
+    rnd = random.Random(seed)
+
+    def h():
+        m = rnd.randrange(1024, 1366) | 1  # 3 * m has 12 bits: one dropped
+        x = (rnd.randrange(15, 19) << 10) | (m - 1024)  # 1..16
+        y = (rnd.randrange(15, 19) << 10) | 0x200  # 1.5 * 2^k, k = 0..3
+        sa, sb = rnd.getrandbits(1), rnd.getrandbits(1)
+        # A denormal below 2^-24 of the product: lost if rounded to f32.
+        z = rnd.randrange(1, 8) | (rnd.getrandbits(1) << 15)
+        return x | (sa << 15), y | (sb << 15), z
+    out = {o: [] for o in IN}
+    for _ in range(N):
+        lo, hi = h(), h()
+        for o, j in zip("abc", range(3)):
+            out[o].append(lo[j] | (hi[j] << 16))
+        out["d"].append(rnd.getrandbits(32))
+        out["e"].append(rnd.getrandbits(32))
+        out["f"].append(rnd.getrandbits(32))
+    return out
+
+
+def tie_forms():
+    hh = lambda v, hi: (v >> 16) & 0xFFFF if hi else v & 0xFFFF
+    out = [Form("v_fma_f16 $0, $1, $2, $3", ["a", "b", "c"], "V_FMA_F16",
+                lanewise(lambda a, b, c: ffma("f16", hh(a, 0), hh(b, 0),
+                                              hh(c, 0)), ["a", "b", "c"]),
+                tied=False),
+           Form("v_fma_f16 $0, $1, $2, $3 op_sel:[1,1,1,0]", ["a", "b", "c"],
+                "V_FMA_F16",
+                lanewise(lambda a, b, c: ffma("f16", hh(a, 1), hh(b, 1),
+                                              hh(c, 1)), ["a", "b", "c"]),
+                tied=False),
+           Form("v_pk_fma_f16 $0, $1, $2, $3", ["a", "b", "c"],
+                "V_PK_FMA_F16",
+                lanewise(lambda a, b, c: ffma("f16", hh(a, 0), hh(b, 0),
+                                              hh(c, 0)) |
+                         (ffma("f16", hh(a, 1), hh(b, 1), hh(c, 1)) << 16),
+                         ["a", "b", "c"]), tied=False)]
+    for nm, dhi in (("v_fma_mixlo_f16", 0), ("v_fma_mixhi_f16", 1)):
+        out.append(Form("%s $0, $1, $2, $3 op_sel_hi:[1,1,1]" % nm,
+                        ["a", "b", "c"], nm.upper(), lanewise(
+            lambda a, b, c, d, dhi=dhi: (lambda r: (d & 0xFFFF0000) | r
+                                         if dhi == 0 else
+                                         (d & 0xFFFF) | (r << 16))(
+                ffma("f32", *[f16_to_f32(hh(v, 0)) for v in (a, b, c)],
+                     ofmt="f16")), ["a", "b", "c", "d"])))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--clang", required=True)
@@ -1911,12 +2011,15 @@ def main():
     groups["f32"] += legacy_forms()
     groups["i"] += dpp_exec_forms()
     groups["f32"] += sdwa_scalar_forms()
-    groups["f16"] += mac_f16_high_forms()
+    groups["f16"] += mac_f16_high_forms() + opsel16_forms()
+    groups["tie"] = tie_forms()
     tested, failed, total = set(), set(), 0
     for j, (ty, fs) in enumerate(sorted(groups.items())):
         if not fs:
             continue
-        p, fl, n = run_batch(args, ty, fs, inputs_for(args.seed + j, ty))
+        ins = tie_inputs(args.seed + j) if ty == "tie" else \
+            inputs_for(args.seed + j, ty)
+        p, fl, n = run_batch(args, ty, fs, ins)
         tested |= p
         failed |= fl
         total += n
