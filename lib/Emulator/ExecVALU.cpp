@@ -86,44 +86,39 @@ inline uint32_t U(float X) { return asU(X); }
 inline double D(uint64_t X) { return asD(X); }
 inline uint64_t U64(double X) { return asU64(X); }
 
-/// IEEE-mode min/max of the ISA: a NaN operand loses against a number;
-/// -0 < +0.
-inline float fmin32(float A, float B) {
+/// IEEE-mode min/max of the ISA (MODE.IEEE, set for compute kernels:
+/// signalling NaN inputs are quieted and propagated per IEEE 754-2008):
+/// a signalling NaN gives itself quieted (src0 first); else a quiet NaN
+/// loses against a number and two quiet NaNs give src0; -0 < +0.
+template <typename T> bool isSNaN(T X) {
+  if constexpr (sizeof(T) == 4)
+    return std::isnan(X) && !((asU(X) >> 22) & 1);
+  else
+    return std::isnan(X) && !((asU64(X) >> 51) & 1);
+}
+template <typename T> T quietNaN(T X) {
+  if constexpr (sizeof(T) == 4)
+    return asF(asU(X) | 0x00400000u);
+  else
+    return asD(asU64(X) | (1ull << 51));
+}
+template <typename T> T ieeeMinMax(T A, T B, bool Max) {
+  if (isSNaN(A))
+    return quietNaN(A);
+  if (isSNaN(B))
+    return quietNaN(B);
   if (std::isnan(A))
-    return std::isnan(B) ? std::nanf("") : B;
+    return std::isnan(B) ? A : B;
   if (std::isnan(B))
     return A;
   if (A == B)
-    return std::signbit(A) ? A : B;
-  return A < B ? A : B;
+    return std::signbit(A) != Max ? A : B;
+  return (Max ? A > B : A < B) ? A : B;
 }
-inline float fmax32(float A, float B) {
-  if (std::isnan(A))
-    return std::isnan(B) ? std::nanf("") : B;
-  if (std::isnan(B))
-    return A;
-  if (A == B)
-    return std::signbit(A) ? B : A;
-  return A > B ? A : B;
-}
-inline double fmin64(double A, double B) {
-  if (std::isnan(A))
-    return std::isnan(B) ? std::nan("") : B;
-  if (std::isnan(B))
-    return A;
-  if (A == B)
-    return std::signbit(A) ? A : B;
-  return A < B ? A : B;
-}
-inline double fmax64(double A, double B) {
-  if (std::isnan(A))
-    return std::isnan(B) ? std::nan("") : B;
-  if (std::isnan(B))
-    return A;
-  if (A == B)
-    return std::signbit(A) ? B : A;
-  return A > B ? A : B;
-}
+inline float fmin32(float A, float B) { return ieeeMinMax(A, B, false); }
+inline float fmax32(float A, float B) { return ieeeMinMax(A, B, true); }
+inline double fmin64(double A, double B) { return ieeeMinMax(A, B, false); }
+inline double fmax64(double A, double B) { return ieeeMinMax(A, B, true); }
 /// V_MED3_F32 as the ISA writes it: with a NaN, min3; else the max of the
 /// two operands other than the one equal to max3 (compared with ==, so
 /// med3(-0, x, +0) with x < 0 is +0).
@@ -136,6 +131,14 @@ inline float fmed3(float A, float B, float C) {
   if (Max == B)
     return fmax32(A, C);
   return fmax32(A, B);
+}
+/// V_MED3_F16 on the bits: with a NaN, min3 (as V_MIN3_F16, which does
+/// not quiet a signalling NaN by widening it to f32); else fmed3.
+inline uint32_t med3F16(uint32_t A, uint32_t B, uint32_t C) {
+  if (isNaN16(A) || isNaN16(B) || isNaN16(C))
+    return minMax16(minMax16(A, B, false), C, false);
+  return f32ToF16(fmed3(f16ToF32(uint16_t(A)), f16ToF32(uint16_t(B)),
+                        f16ToF32(uint16_t(C))));
 }
 template <typename T> T med3i(T A, T B, T C) {
   return std::max(std::min(A, B), std::min(std::max(A, B), C));
@@ -310,42 +313,45 @@ ASMEVO_OP32(OpMed3I16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(me
 ASMEVO_OP32(OpMadI16, Ty::U16, Ty::U16, Ty::U16, Ty::B32, 3, false, uint32_t(int16_t(a) * int16_t(b) + int16_t(c)) & 0xffff)
 
 // f32 (ISA 12.7/12.10; IEEE rounding to nearest even).
-ASMEVO_OP32(OpAddF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, U(F(a) + F(b)))
-ASMEVO_OP32(OpSubF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, U(F(a) - F(b)))
-ASMEVO_OP32(OpSubrevF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, U(F(b) - F(a)))
-ASMEVO_OP32(OpMulF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, U(F(a) * F(b)))
+ASMEVO_OP32(OpAddF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, nanRes32(U(F(a) + F(b)), a, b))
+ASMEVO_OP32(OpSubF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, nanRes32(U(F(a) - F(b)), a, b))
+ASMEVO_OP32(OpSubrevF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, nanRes32(U(F(b) - F(a)), a, b))
+ASMEVO_OP32(OpMulF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, nanRes32(U(F(a) * F(b)), a, b))
 ASMEVO_OP32(OpMulLegacyF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, U(mulLegacy(F(a), F(b))))
 ASMEVO_OP32(OpMinF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, U(fmin32(F(a), F(b))))
 ASMEVO_OP32(OpMaxF32, Ty::F32, Ty::F32, Ty::B32, Ty::F32, 2, false, U(fmax32(F(a), F(b))))
 ASMEVO_OP32(OpMin3F32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(fmin32(fmin32(F(a), F(b)), F(c))))
 ASMEVO_OP32(OpMax3F32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(fmax32(fmax32(F(a), F(b)), F(c))))
 ASMEVO_OP32(OpMed3F32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(fmed3(F(a), F(b), F(c))))
-ASMEVO_OP32(OpFmaF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(std::fma(F(a), F(b), F(c))))
-ASMEVO_OP32(OpFmacF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 2, true, U(std::fma(F(a), F(b), F(c))))
+ASMEVO_OP32(OpFmaF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, nanRes32(U(std::fma(F(a), F(b), F(c))), a, b, c))
+ASMEVO_OP32(OpFmacF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 2, true, nanRes32(U(std::fma(F(a), F(b), F(c))), a, b, c))
 ASMEVO_OP32(OpMadF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(F(a) * F(b) + F(c)))
 ASMEVO_OP32(OpMacF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 2, true, U(F(a) * F(b) + F(c)))
 ASMEVO_OP32(OpMadLegacyF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(mulLegacy(F(a), F(b)) + F(c)))
 ASMEVO_OP32(OpLdexpF32, Ty::F32, Ty::B32, Ty::B32, Ty::F32, 2, false, U(std::ldexp(F(a), std::clamp(int32_t(b), -1000, 1000))))
 // f16 (results in the low half).
-ASMEVO_OP32(OpAddF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, HU(H(a) + H(b)))
-ASMEVO_OP32(OpSubF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, HU(H(a) - H(b)))
-ASMEVO_OP32(OpSubrevF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, HU(H(b) - H(a)))
-ASMEVO_OP32(OpMulF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, HU(H(a) * H(b)))
-ASMEVO_OP32(OpMaxF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, HU(fmax32(H(a), H(b))))
-ASMEVO_OP32(OpMinF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, HU(fmin32(H(a), H(b))))
-ASMEVO_OP32(OpFmaF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(float(std::fma(double(H(a)), double(H(b)), double(H(c))))))
-ASMEVO_OP32(OpMacF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 2, true, HU(H(HU(H(a) * H(b))) + H(c)))
-ASMEVO_OP32(OpFmacF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 2, true, HU(float(std::fma(double(H(a)), double(H(b)), double(H(c))))))
+ASMEVO_OP32(OpAddF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, nanRes16(HU(H(a) + H(b)), a, b))
+ASMEVO_OP32(OpSubF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, nanRes16(HU(H(a) - H(b)), a, b))
+ASMEVO_OP32(OpSubrevF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, nanRes16(HU(H(b) - H(a)), a, b))
+ASMEVO_OP32(OpMulF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, nanRes16(HU(H(a) * H(b)), a, b))
+ASMEVO_OP32(OpMaxF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, minMax16(a, b, true))
+ASMEVO_OP32(OpMinF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, minMax16(a, b, false))
+ASMEVO_OP32(OpFmaF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, nanRes16(fmaToF16(H(a), H(b), H(c)), a, b, c))
+// V_MAC_F16 keeps the high half of D on gfx9 (LLVM's
+// GCNSubtarget::zeroesHigh16BitsOfDest: only VI zeroes it); the other f16
+// ops here zero it.
+ASMEVO_OP32(OpMacF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 2, true, (c & 0xffff0000u) | HU(H(HU(H(a) * H(b))) + H(c)))
+ASMEVO_OP32(OpFmacF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 2, true, nanRes16(fmaToF16(H(a), H(b), H(c)), a, b, c))
 ASMEVO_OP32(OpMadF16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(H(HU(H(a) * H(b))) + H(c)))
 ASMEVO_OP32(OpLdexpF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 2, false, HU(std::ldexp(H(a), std::clamp(int32_t(int16_t(b)), -100, 100))))
-ASMEVO_OP32(OpMax3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(fmax32(fmax32(H(a), H(b)), H(c))))
-ASMEVO_OP32(OpMin3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(fmin32(fmin32(H(a), H(b)), H(c))))
-ASMEVO_OP32(OpMed3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, HU(fmed3(H(a), H(b), H(c))))
+ASMEVO_OP32(OpMax3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, minMax16(minMax16(a, b, true), c, true))
+ASMEVO_OP32(OpMin3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, minMax16(minMax16(a, b, false), c, false))
+ASMEVO_OP32(OpMed3F16, Ty::F16, Ty::F16, Ty::F16, Ty::F16, 3, false, med3F16(a, b, c))
 
 // 64-bit (ISA 12.10).
-ASMEVO_OP64(OpAddF64, Ty::F64, Ty::F64, Ty::B32, Ty::F64, 2, U64(D(a) + D(b)))
-ASMEVO_OP64(OpMulF64, Ty::F64, Ty::F64, Ty::B32, Ty::F64, 2, U64(D(a) * D(b)))
-ASMEVO_OP64(OpFmaF64, Ty::F64, Ty::F64, Ty::F64, Ty::F64, 3, U64(std::fma(D(a), D(b), D(c))))
+ASMEVO_OP64(OpAddF64, Ty::F64, Ty::F64, Ty::B32, Ty::F64, 2, nanRes64(U64(D(a) + D(b)), a, b))
+ASMEVO_OP64(OpMulF64, Ty::F64, Ty::F64, Ty::B32, Ty::F64, 2, nanRes64(U64(D(a) * D(b)), a, b))
+ASMEVO_OP64(OpFmaF64, Ty::F64, Ty::F64, Ty::F64, Ty::F64, 3, nanRes64(U64(std::fma(D(a), D(b), D(c))), a, b, c))
 ASMEVO_OP64(OpMinF64, Ty::F64, Ty::F64, Ty::B32, Ty::F64, 2, U64(fmin64(D(a), D(b))))
 ASMEVO_OP64(OpMaxF64, Ty::F64, Ty::F64, Ty::B32, Ty::F64, 2, U64(fmax64(D(a), D(b))))
 ASMEVO_OP64(OpLdexpF64, Ty::F64, Ty::B32, Ty::B32, Ty::F64, 2, U64(std::ldexp(D(a), std::clamp(int32_t(uint32_t(b)), -5000, 5000))))

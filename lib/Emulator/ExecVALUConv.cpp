@@ -42,23 +42,34 @@ template <typename Int, typename Fl> Int cvtToInt(Fl X) {
 
 // V_FRACT: NaN in, NaN out (std::fmin would return the bound instead).
 inline float fract32(float X) {
-  if (std::isnan(X))
-    return X;
+  if (std::isnan(X)) // quieted, like every float result
+    return asF(asU(X) | 0x00400000u);
   if (std::isinf(X))
     return std::numeric_limits<float>::quiet_NaN();
   float R = X - std::floor(X);
   return std::fmin(R, 0x1.fffffep-1f);
 }
+/// V_FRACT_F16 on the bits: NaN quieted, +-inf gives NaN (as fract32).
+inline uint32_t fract16(uint32_t A) {
+  if ((A & 0x7fff) > 0x7c00)
+    return (A & 0xffff) | 0x200;
+  if ((A & 0x7fff) == 0x7c00)
+    return 0x7e00;
+  float X = f16ToF32(uint16_t(A));
+  return f32ToF16(std::fmin(X - std::floor(X), 0x1.ffcp-1f));
+}
 inline double fract64(double X) {
   if (std::isnan(X))
-    return X;
+    return asD(asU64(X) | (1ull << 51));
   if (std::isinf(X))
     return std::numeric_limits<double>::quiet_NaN();
   double R = X - std::floor(X);
   return std::fmin(R, 0x1.fffffffffffffp-1);
 }
 inline float frexpMant(float X) {
-  if (std::isnan(X) || std::isinf(X))
+  if (std::isnan(X)) // quieted, like every float result
+    return asF(asU(X) | 0x00400000u);
+  if (std::isinf(X))
     return X;
   int E;
   return std::frexp(X, &E);
@@ -71,7 +82,9 @@ inline int32_t frexpExp(float X) {
   return E;
 }
 inline double frexpMant64(double X) {
-  if (std::isnan(X) || std::isinf(X))
+  if (std::isnan(X))
+    return asD(asU64(X) | (1ull << 51));
+  if (std::isinf(X))
     return X;
   int E;
   return std::frexp(X, &E);
@@ -91,7 +104,11 @@ inline float cvtOffI4(uint32_t X) {
   return float(V) / 16.0f;
 }
 /// Round half up (V_CVT_RPI_I32_F32: floor(x + 0.5)).
-inline int32_t cvtRpi(float X) { return cvtToInt<int32_t>(std::floor(X + 0.5f)); }
+/// floor(S0 + 0.5) of the exact sum: in f32 the add would round
+/// 0.49999997 up to 1 and odd integers above 2^23 to the next even one.
+inline int32_t cvtRpi(float X) {
+  return cvtToInt<int32_t>(std::floor(double(X) + 0.5));
+}
 inline int32_t cvtFlr(float X) { return cvtToInt<int32_t>(std::floor(X)); }
 
 // clang-format off
@@ -123,7 +140,7 @@ ASMEVO_OP32(OpTruncF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::tr
 ASMEVO_OP32(OpCeilF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::ceil(H(a))))
 ASMEVO_OP32(OpFloorF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::floor(H(a))))
 ASMEVO_OP32(OpRndneF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::nearbyint(H(a))))
-ASMEVO_OP32(OpFractF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, HU(std::isnan(H(a)) ? H(a) : std::fmin(H(a) - std::floor(H(a)), 0x1.ffcp-1f)))
+ASMEVO_OP32(OpFractF16, Ty::F16, Ty::B32, Ty::B32, Ty::F16, 1, false, fract16(a))
 // Transcendentals (approximated: see file comment).
 ASMEVO_OP32(OpExpF32, Ty::F32, Ty::B32, Ty::B32, Ty::F32, 1, false, U(std::exp2(F(a))))
 ASMEVO_OP32(OpLogF32, Ty::F32, Ty::B32, Ty::B32, Ty::F32, 1, false, U(std::log2(F(a))))
@@ -356,7 +373,7 @@ template <bool BF8> void execCvtF32F8(Wave &W, const DInst &I) {
     return;
   }
   alignas(64) uint32_t B0[64], R[64];
-  uint64_t Mask = W.exec();
+  uint64_t Mask = activeMask(W, I); // DPP row/bank masks too
   const uint32_t *A = src32(W, I, 0, Ty::B32, B0, Mask);
   const F8Format &Fm = fmtFor(W, BF8);
   for (unsigned L = 0; L < 64; ++L)
@@ -369,7 +386,7 @@ template <bool BF8> void execCvtF32F8(Wave &W, const DInst &I) {
 /// op_sel) to two f32 in a register pair.
 template <bool BF8> void execCvtPkF32F8(Wave &W, const DInst &I) {
   alignas(64) uint32_t B0[64];
-  uint64_t Mask = W.exec();
+  uint64_t Mask = activeMask(W, I); // DPP row/bank masks too
   const uint32_t *A = src32(W, I, 0, Ty::U16, B0, Mask);
   const F8Format &Fm = fmtFor(W, BF8);
   uint32_t *Lo = W.vreg(I.Def[0], 0), *Hi = W.vreg(I.Def[0], 1);

@@ -70,16 +70,22 @@ template <int Kind> void execPkF32(Wave &W, const DInst &I) {
       DHi[L] = B;
       continue;
     }
+    float A0 = Pick(0, L, false), B0 = Pick(1, L, false);
+    float A1 = Pick(0, L, true), B1 = Pick(1, L, true);
+    float C0 = Kind == 0 ? Pick(2, L, false) : 0.0f;
+    float C1 = Kind == 0 ? Pick(2, L, true) : 0.0f;
     if (Kind == 0) {
-      Lo = std::fma(Pick(0, L, false), Pick(1, L, false), Pick(2, L, false));
-      Hi = std::fma(Pick(0, L, true), Pick(1, L, true), Pick(2, L, true));
+      Lo = std::fma(A0, B0, C0);
+      Hi = std::fma(A1, B1, C1);
     } else if (Kind == 1) {
-      Lo = Pick(0, L, false) * Pick(1, L, false);
-      Hi = Pick(0, L, true) * Pick(1, L, true);
+      Lo = A0 * B0;
+      Hi = A1 * B1;
     } else {
-      Lo = Pick(0, L, false) + Pick(1, L, false);
-      Hi = Pick(0, L, true) + Pick(1, L, true);
+      Lo = A0 + B0;
+      Hi = A1 + B1;
     }
+    Lo = F(nanRes32(U(Lo), U(A0), U(B0), U(C0)));
+    Hi = F(nanRes32(U(Hi), U(A1), U(B1), U(C1)));
     if (I.Clamp) {
       Lo = std::isnan(Lo) ? 0.0f : std::fmin(std::fmax(Lo, 0.0f), 1.0f);
       Hi = std::isnan(Hi) ? 0.0f : std::fmin(std::fmax(Hi, 0.0f), 1.0f);
@@ -111,19 +117,12 @@ enum PkKind {
 
 template <int Kind> uint16_t pkHalf(uint16_t A, uint16_t B, uint16_t C) {
   switch (Kind) {
-  case PkAddF16: return uint16_t(HU(H(A) + H(B)));
-  case PkMulF16: return uint16_t(HU(H(A) * H(B)));
+  case PkAddF16: return uint16_t(nanRes16(HU(H(A) + H(B)), A, B));
+  case PkMulF16: return uint16_t(nanRes16(HU(H(A) * H(B)), A, B));
   case PkFmaF16:
-    return uint16_t(HU(float(std::fma(double(H(A)), double(H(B)),
-                                      double(H(C))))));
-  case PkMaxF16: {
-    float X = H(A), Y = H(B);
-    return uint16_t(HU(std::isnan(X) ? Y : std::isnan(Y) ? X : std::fmax(X, Y)));
-  }
-  case PkMinF16: {
-    float X = H(A), Y = H(B);
-    return uint16_t(HU(std::isnan(X) ? Y : std::isnan(Y) ? X : std::fmin(X, Y)));
-  }
+    return uint16_t(nanRes16(fmaToF16(H(A), H(B), H(C)), A, B, C));
+  case PkMaxF16: return uint16_t(minMax16(A, B, true));
+  case PkMinF16: return uint16_t(minMax16(A, B, false));
   case PkAddU16: case PkAddI16: return uint16_t(A + B);
   case PkSubU16: case PkSubI16: return uint16_t(A - B);
   case PkMulLoU16: return uint16_t(A * B);
@@ -266,14 +265,22 @@ template <int Out, bool Fused> void execMix(Wave &W, const DInst &I) {
         V[K] = -V[K];
     }
     float Res = Fused ? std::fma(V[0], V[1], V[2]) : V[0] * V[1] + V[2];
+    Res = F(nanRes32(U(Res), U(V[0]), U(V[1]), U(V[2])));
     if (I.Clamp)
       Res = std::isnan(Res) ? 0.0f : std::fmin(std::fmax(Res, 0.0f), 1.0f);
+    // Fused MIXLO/MIXHI round once, from the exact value, to f16.
+    uint32_t R16 = HU(Res);
+    if (Fused && !std::isnan(Res)) {
+      R16 = fmaToF16(V[0], V[1], V[2]);
+      if (I.Clamp) // monotonic: clamping the rounded value is the same
+        R16 = HU(std::fmin(std::fmax(H(R16), 0.0f), 1.0f));
+    }
     if (Out == 0)
       R[L] = U(Res);
     else if (Out == 1)
-      R[L] = (Old[L] & 0xffff0000u) | HU(Res);
+      R[L] = (Old[L] & 0xffff0000u) | R16;
     else
-      R[L] = (Old[L] & 0xffffu) | (HU(Res) << 16);
+      R[L] = (Old[L] & 0xffffu) | (R16 << 16);
   }
   store32(W, I, R, Mask);
 }

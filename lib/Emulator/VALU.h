@@ -194,7 +194,7 @@ inline void outMods16(Wave &W, const DInst &I, uint32_t *R) {
     if (I.Clamp)
       F = std::isnan(F) ? (((W.Mode >> 8) & 1) ? 0.0f : F)
                         : std::fmin(std::fmax(F, 0.0f), 1.0f);
-    R[L] = f32ToF16(F);
+    R[L] = (R[L] & 0xffff0000u) | f32ToF16(F); // V_MAC_F16 keeps the top
   }
 }
 
@@ -268,6 +268,96 @@ inline uint64_t activeMask(Wave &W, const DInst &I) {
   if (I.E == Enc::DPP)
     E &= dppWriteMask(I);
   return E;
+}
+
+/// NaN results of float arithmetic: a NaN source propagates, quieted (the
+/// first in source order), and an invalid operation without NaN sources
+/// (inf - inf, 0 * inf) gives the default NaN 0x7fc00000 (0x7e00 f16,
+/// 0x7ff8000000000000 f64). The host's own answer differs (x86's default
+/// NaN is negative, and which NaN source wins depends on the operand
+/// order the compiler picked). utils/differential/vmod_reference.py
+/// checks this rule.
+inline bool isNaN32(uint32_t V) { return (V & 0x7fffffffu) > 0x7f800000u; }
+inline bool isNaN16(uint32_t V) { return (V & 0x7fffu) > 0x7c00u; }
+inline bool isNaN64(uint64_t V) {
+  return (V & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+inline uint32_t nanRes32(uint32_t R, uint32_t A, uint32_t B,
+                         uint32_t C = 0) {
+  if (isNaN32(A))
+    return A | 0x00400000u;
+  if (isNaN32(B))
+    return B | 0x00400000u;
+  if (isNaN32(C))
+    return C | 0x00400000u;
+  return isNaN32(R) ? 0x7fc00000u : R;
+}
+inline uint32_t nanRes16(uint32_t R, uint32_t A, uint32_t B,
+                         uint32_t C = 0) {
+  if (isNaN16(A))
+    return (A & 0xffff) | 0x200u;
+  if (isNaN16(B))
+    return (B & 0xffff) | 0x200u;
+  if (isNaN16(C))
+    return (C & 0xffff) | 0x200u;
+  return isNaN16(R) ? 0x7e00u : R;
+}
+inline uint64_t nanRes64(uint64_t R, uint64_t A, uint64_t B,
+                         uint64_t C = 0) {
+  if (isNaN64(A))
+    return A | (1ull << 51);
+  if (isNaN64(B))
+    return B | (1ull << 51);
+  if (isNaN64(C))
+    return C | (1ull << 51);
+  return isNaN64(R) ? 0x7ff8000000000000ull : R;
+}
+
+/// IEEE-mode V_MIN_F16/V_MAX_F16 on the bits (widening to f32 would quiet
+/// a signalling NaN): a signalling NaN gives itself quieted (src0 first);
+/// else a quiet NaN loses against a number, two quiet NaNs give src0;
+/// -0 < +0.
+inline uint32_t minMax16(uint32_t A, uint32_t B, bool Max) {
+  A &= 0xffff;
+  B &= 0xffff;
+  auto IsSNaN = [](uint32_t V) { return isNaN16(V) && !(V & 0x200); };
+  if (IsSNaN(A))
+    return A | 0x200;
+  if (IsSNaN(B))
+    return B | 0x200;
+  if (isNaN16(A))
+    return isNaN16(B) ? A : B;
+  if (isNaN16(B))
+    return A;
+  float X = f16ToF32(uint16_t(A)), Y = f16ToF32(uint16_t(B));
+  if (X == Y)
+    return bool(A & 0x8000) != Max ? A : B;
+  return (Max ? X > Y : X < Y) ? A : B;
+}
+
+/// A * B + C (f16 or f32 values) rounded once to f16. The product is
+/// exact in double; the sum and each narrowing round to odd (the sticky
+/// bit survives), so the final f16 rounding sees the exact value: a fused
+/// op computed in double or float and then rounded to f16 would round
+/// twice (a tie in f16 plus a tiny addend lost in the first rounding).
+inline uint32_t fmaToF16(float A, float B, float C) {
+  double P = double(A) * double(B), Cd = double(C);
+  double S = P + Cd;
+  if (!std::isfinite(S))
+    return f32ToF16(float(S));
+  double Bv = S - P, E = (P - (S - Bv)) + (Cd - Bv); // S + E = P + C
+  if (E != 0) {
+    if ((E > 0) != (S > 0))
+      S = std::nextafter(S, 0.0);
+    S = asD(asU64(S) | 1);
+  }
+  float F = float(S);
+  if (double(F) != S && std::isfinite(F)) {
+    if (std::fabs(double(F)) > std::fabs(S))
+      F = std::nextafter(F, 0.0f);
+    F = asF(asU(F) | 1);
+  }
+  return f32ToF16(F);
 }
 
 /// Float helpers with the hardware's IEEE-mode min/max (a quiet NaN input
