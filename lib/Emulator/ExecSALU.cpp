@@ -452,11 +452,18 @@ void registerAll(SemRegistry &R) {
   Add("S_MOVRELS_B64", [](Wave &W, const DInst &I) {
     d64(W, I, W.sreg64((I.Src[0].Reg + W.S[SgprM0]) & 127));
   });
+  // S_MOVRELD's sdst is an operand LLVM lists among the uses (the write
+  // is indirect): the base register is the first source, the value the
+  // second.
   Add("S_MOVRELD_B32", [](Wave &W, const DInst &I) {
-    W.S[(I.Def[0].Reg + W.S[SgprM0]) & 127] = s0(W, I);
+    const Operand &D = I.NumDefs ? I.Def[0] : I.Src[0];
+    const Operand &S = I.NumDefs ? I.Src[0] : I.Src[1];
+    W.S[(D.Reg + W.S[SgprM0]) & 127] = W.scalar32(S);
   });
   Add("S_MOVRELD_B64", [](Wave &W, const DInst &I) {
-    W.setSreg64((I.Def[0].Reg + W.S[SgprM0]) & 127, s0x(W, I));
+    const Operand &D = I.NumDefs ? I.Def[0] : I.Src[0];
+    const Operand &S = I.NumDefs ? I.Src[0] : I.Src[1];
+    W.setSreg64((D.Reg + W.S[SgprM0]) & 127, W.scalar64(S));
   });
 
   // SOPC (ISA 12.5).
