@@ -152,6 +152,7 @@ class Case:
 
     def __init__(self, asm, outs, tested, model, store=None, atomic=None,
                  vclob=False):
+        # vclob: the case also uses v[40:45].
         self.asm = asm
         self.outs = outs
         self.tested = tested
@@ -489,6 +490,64 @@ def movrel_cases():
                                 "s_movreld_b64 s[24:25], {X}"],
                   ["s24", "s25", "s26", "s27", "scc"], ["S_MOVRELD_B64"],
                   lambda t: reld(t, 2)))
+    return C
+
+
+def gpr_idx_cases():
+    """VGPR indexing (S_SET_GPR_IDX_*): v[40:43] = a, b, c, d; with
+    indexing on, a VALU operand the mode enables reads (writes)
+    v[N + M0[7:0]]; off, it reads v[N] again."""
+    C = []
+    init = ["v_mov_b32 v40, {a}", "v_mov_b32 v41, {b}",
+            "v_mov_b32 v42, {c}", "v_mov_b32 v43, {d}",
+            "v_mov_b32 v44, {e}"]
+
+    def regs(t):
+        return [t["a"], t["b"], t["c"], t["d"]]
+    C.append(Case(init + [SCC_IN, MARK,
+                          "s_set_gpr_idx_on {m}, gpr_idx(SRC0)",
+                          "v_mov_b32 v44, v40", MARK, "s_set_gpr_idx_off",
+                          "v_mov_b32 v45, v41"],
+                  ["v44", "v45", "scc"],
+                  ["S_SET_GPR_IDX_ON", "S_SET_GPR_IDX_OFF"],
+                  lambda t: [regs(t)[t["m"]], t["b"], t["e"]], vclob=True))
+    C.append(Case(init + ["s_set_gpr_idx_on 3, gpr_idx(SRC0)", SCC_IN, MARK,
+                          "s_set_gpr_idx_idx {m}", "v_mov_b32 v44, v40",
+                          "s_set_gpr_idx_off"],
+                  ["v44", "scc"], ["S_SET_GPR_IDX_IDX"],
+                  lambda t: [regs(t)[t["m"]], t["e"]], vclob=True))
+
+    def moded(t):
+        r = regs(t)
+        r[t["m"]] = t["e"]
+        return r + [t["e"]]
+    C.append(Case(init + ["s_set_gpr_idx_on {m}, gpr_idx(SRC0)", SCC_IN,
+                          MARK, "s_set_gpr_idx_mode gpr_idx(DST)",
+                          "v_mov_b32 v40, v44", "s_set_gpr_idx_off"],
+                  ["v40", "v41", "v42", "v43", "scc"],
+                  ["S_SET_GPR_IDX_MODE"], moded, vclob=True))
+    return C
+
+
+def vskip_cases():
+    """S_SETVSKIP with the selected bit clear (VSKIP off): the VALU after
+    it runs. (Turning VSKIP on is not modelled by the emulator.)"""
+    return [Case(["s_lshl_b32 s24, 1, {d}", "s_andn2_b32 s25, {a}, s24",
+                  "v_mov_b32 v44, 1", SCC_IN, MARK, "s_setvskip s25, {d}",
+                  "s_nop 0", "v_mov_b32 v44, 2"], ["v44", "scc"],
+                 ["S_SETVSKIP"], lambda t: [2, t["e"]], vclob=True)]
+
+
+def endpgm_cases():
+    """Last in their kernel: waves with m == 0 end at S_ENDPGM_SAVED, then
+    those with m == 1 at S_ENDPGM; an ended wave stores nothing more (the
+    output buffer starts as zeros)."""
+    C = []
+    for mn, m in (("s_endpgm_saved", 0), ("s_endpgm", 1)):
+        C.append(Case(["s_cmp_eq_u32 {m}, %d" % m, "s_cbranch_scc0 .Lend_${:uid}",
+                       MARK, mn, ".Lend_${:uid}:", "s_mov_b32 s20, 1"],
+                      ["s20"], [mn.upper()],
+                      lambda t, m=m: [0 if t["m"] <= m else 1]))
     return C
 
 
@@ -953,6 +1012,8 @@ def kernel_ir(cases):
             body.append("v_mov_b32 $%d, %s" % (j, "s56" if o == "scc" else o))
         text = "\\0A".join(body)
         cons = ",".join(["=v"] * nout + ["s"] * len(used)) + CLOBBER
+        if c.vclob:
+            cons += "".join(",~{v%d}" % r for r in range(40, 46))
         rty = "i32" if nout == 1 else "{%s}" % ", ".join(["i32"] * nout)
         lines.append('  %%r%d = call %s asm sideeffect "%s", "%s"(%s)'
                      % (k, rty, text, cons, ", ".join(args)))
@@ -977,7 +1038,8 @@ def kernel_ir(cases):
 def spec(nout, nst, nat):
     return "\n".join([
         "asmevo-launch: 1", "buffers:",
-        "  out: {type: u32, count: %d, role: out}" % max(1, nout * N),
+        "  out: {type: u32, count: %d, role: out, init: zeros}"
+        % max(1, nout * N),
         "  pin: {type: u32, count: %d, role: in}" % (N * TUPLE),
         "  pm: {type: u32, count: %d, role: in}" % PM_DWORDS,
         "  st: {type: u32, count: %d, role: out, init: zeros}"
@@ -1125,8 +1187,9 @@ def main():
     t1, f1, n1 = run_kernel(args, "main", cases, ts, {"pm": pm}, True)
     # asmevo-opt lifts no kernel with these: they are a kernel of their
     # own, its instructions named from clang's assembly.
-    t2, f2, n2 = run_kernel(args, "pc", indirect_cases() + bitset_cases(),
-                            ts, {"pm": pm}, False)
+    t2, f2, n2 = run_kernel(args, "pc", indirect_cases() + bitset_cases() +
+                            gpr_idx_cases() + vskip_cases() +
+                            endpgm_cases(), ts, {"pm": pm}, False)
     tested, failed = (t1 | t2) - f1 - f2, f1 | f2
     for m in sorted(tested):
         print("ok %s %s" % (args.arch, m))
