@@ -599,6 +599,15 @@ def indirect_cases():
                   ["s_sub_u32 s21, s26, s24", "s_subb_u32 s22, s27, s25"],
                   ["s20", "s21", "s22"], ["S_SWAPPC_B64"],
                   lambda t: [5, (-4) & M32, M32]))
+    # call: A: getpc (A + 4), A + 4: mov, A + 8: marker, A + 12: the call
+    # returns A + 16, 12 past the getpc's, and skips the first s_or.
+    C.append(Case(["s_getpc_b64 s[24:25]", "s_mov_b32 s20, 1", MARK,
+                   "s_call_b64 s[26:27], .Lcall_${:uid}",
+                   "s_or_b32 s20, s20, 2", ".Lcall_${:uid}:",
+                   "s_or_b32 s20, s20, 4",
+                   "s_sub_u32 s21, s26, s24", "s_subb_u32 s22, s27, s25"],
+                  ["s20", "s21", "s22"], ["S_CALL_B64"],
+                  lambda t: [5, 12, 0]))
     return C
 
 
