@@ -43,6 +43,7 @@ N = 256         # waves (workgroups of one lane), one input tuple each
 TUPLE = 16      # dwords of input per wave (see tuples())
 PM_DWORDS = 1024  # the scalar-load source buffer
 ST_SLOT = 16    # dwords of store target per store case and wave
+PMH = 0x200     # bytes into pm: the base of the negative-offset loads
 
 
 def sext(v, bits):
@@ -747,19 +748,23 @@ def load_cases(pm):
     """s_load_* / s_buffer_load_* of the pm buffer at byte offset
     4 * o + IMM (the SGPR offset carries 4 * o). The buffer forms read
     through a V# (base pm, stride 0, num_records r): out of range reads
-    are 0; r is either 0 or covers every access."""
+    are 0; r is either 0 or covers every access. Negative immediates (21
+    bits, signed; not for the buffer forms) read from pmh = pm + PMH."""
     C = []
     offs = ["s_lshl_b32 s59, {o}, 2"]
     for sz, n in SIZES:
-        for imm in (0, 0x40, 0x104):
+        for imm in (0, 0x40, 0x104, -0x40):
             for form in ("IMM", "SGPR", "SGPR_IMM"):
                 if form == "SGPR" and imm:
                     continue
                 if form == "IMM" and imm == 0:
                     continue   # the IMM form addresses pm + imm only
                 for buf in (False, True):
+                    if buf and imm < 0:
+                        continue
                     mn = "s_%sload_%s" % ("buffer_" if buf else "", sz)
-                    base = "s[60:63]" if buf else "{pm}"
+                    base = "s[60:63]" if buf else \
+                        "{pmh}" if imm < 0 else "{pm}"
                     pre = list(offs)
                     if buf:
                         pre += ["s_mov_b64 s[60:61], {pm}",
@@ -767,19 +772,20 @@ def load_cases(pm):
                                 "s_mov_b32 s62, {r}",
                                 "s_mov_b32 s63, 0x27000"]
                     if form == "IMM":
-                        text = "%s %s, %s, 0x%x" % (mn, ldst(n), base, imm)
+                        text = "%s %s, %s, %s" % (mn, ldst(n), base,
+                                                  hex(imm))
                     elif form == "SGPR":
                         text = "%s %s, %s, s59" % (mn, ldst(n), base)
                     else:
-                        text = "%s %s, %s, s59 offset:0x%x" % (
-                            mn, ldst(n), base, imm)
+                        text = "%s %s, %s, s59 offset:%s" % (
+                            mn, ldst(n), base, hex(imm))
                     uses_o = form != "IMM"
 
                     def model(t, n=n, imm=imm, uses_o=uses_o, buf=buf):
                         off = imm + (4 * t["o"] if uses_o else 0)
                         if buf and off + 4 * n > t["r"]:
                             return [0] * n + [t["e"]]
-                        k = off // 4
+                        k = (off + (PMH if imm < 0 else 0)) // 4
                         return pm[k:k + n] + [t["e"]]
                     C.append(Case(pre + [SCC_IN, MARK, text, MARK,
                                          "s_waitcnt lgkmcnt(0)"],
@@ -796,17 +802,24 @@ def store_cases():
     visible. Each case's slot is ST_SLOT dwords per wave."""
     C = []
     for sz, n in SIZES[:3]:
-        for form in ("IMM", "SGPR", "SGPR_IMM"):
+        for form in ("IMM", "SGPR", "SGPR_IMM", "IMM-", "SGPR_IMM-"):
             mn = "s_store_%s" % sz
             # The slot pointer {st} is the slot minus 4 * o for the SGPR
             # forms (the SGPR carries 4 * o), minus 8 more for the
             # IMM forms (offset 8).
+            # (The "-" forms have offset -8: the pointer is past the slot.)
             if form == "IMM":
                 text, bias = "%s %s, {st}, 0x8" % (mn, dst(n)), 2
+            elif form == "IMM-":
+                text, bias = "%s %s, {st}, -0x8" % (mn, dst(n)), -2
             elif form == "SGPR":
                 text, bias = "%s %s, {st}, s59" % (mn, dst(n)), 0
+            elif form == "SGPR_IMM-":
+                text, bias = "%s %s, {st}, s59 offset:-0x8" % (mn, dst(n)), -2
             else:
                 text, bias = "%s %s, {st}, s59 offset:0x8" % (mn, dst(n)), 2
+            sgpr = form.startswith("SGPR")
+            form = form.rstrip("-")
             pre = ["s_lshl_b32 s59, {o}, 2", "s_mov_b32 s20, {a}",
                    "s_mov_b32 s21, {b}", "s_mov_b32 s22, {c}",
                    "s_mov_b32 s23, {d}"]
@@ -819,7 +832,7 @@ def store_cases():
                             MARK, "s_waitcnt lgkmcnt(0)"], ["scc"],
                      ["%s_%s" % (mn.upper(), form), wb.upper(),
                       "S_WAITCNT"], lambda t: [t["e"]],
-                     store=(bias, form != "IMM", slot))
+                     store=(bias, sgpr, slot))
             C.append(c)
     # A store, then s_dcache_inv(_vol) and a load of it back.
     for inv in ("s_dcache_inv", "s_dcache_inv_vol"):
@@ -891,18 +904,23 @@ def atomic_cases():
                 else:
                     pre += ["s_cselect_b32 s21, {b}, {c}"]
             pre.append("s_lshl_b32 s59, {o}, 2")
-            for form in ("IMM", "SGPR", "SGPR_IMM"):
+            # (form, byte offset): negative (21-bit signed) offsets for
+            # a few of the ops.
+            forms = [("IMM", 8), ("SGPR", 0), ("SGPR_IMM", 8)]
+            if name in ("add", "cmpswap"):
+                forms += [("IMM", -8), ("SGPR_IMM", -8)]
+            for form, off in forms:
                 for rtn in (False, True):
                     glc = " glc" if rtn else ""
+                    bias = off // 4
                     if form == "IMM":
-                        text, bias = "%s %s, {at}, 0x8%s" % (
-                            mn, data, glc), 2
+                        text = "%s %s, {at}, %s%s" % (mn, data, hex(off),
+                                                      glc)
                     elif form == "SGPR":
-                        text, bias = "%s %s, {at}, s59%s" % (
-                            mn, data, glc), 0
+                        text = "%s %s, {at}, s59%s" % (mn, data, glc)
                     else:
-                        text, bias = "%s %s, {at}, s59 offset:0x8%s" % (
-                            mn, data, glc), 2
+                        text = "%s %s, {at}, s59 offset:%s%s" % (
+                            mn, data, hex(off), glc)
                     mc = "%s_%s%s" % (mn.upper(), form,
                                       "_RTN" if rtn else "")
 
@@ -961,7 +979,8 @@ def kernel_ir(cases):
              "ptr addrspace(1) noalias readonly %pm, "
              "ptr addrspace(1) %st, ptr addrspace(1) %at) #0 {",
              "  %g = call i32 @llvm.amdgcn.workgroup.id.x()",
-             "  %%gt = mul i32 %%g, %d" % TUPLE]
+             "  %%gt = mul i32 %%g, %d" % TUPLE,
+             "  %%pmh = getelementptr i8, ptr addrspace(1) %%pm, i32 %d" % PMH]
     for j, f in enumerate(IN32 + IN64):
         ty = "i32" if f in IN32 else "i64"
         at = j if f in IN32 else 8 + 2 * (j - len(IN32))
@@ -984,6 +1003,8 @@ def kernel_ir(cases):
                 args.append("i64 %%v%s" % p)
             elif p == "pm":
                 args.append("ptr addrspace(1) %pm")
+            elif p == "pmh":
+                args.append("ptr addrspace(1) %pmh")
             elif p in ("st", "at"):
                 # This case's slot for this wave, minus the bias dwords
                 # and (SGPR forms) minus o dwords.
