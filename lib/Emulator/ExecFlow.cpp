@@ -3,8 +3,9 @@
 // CDNA3 ISA 4.x "Program Flow Control" and 12.6 (SOPP): S_BRANCH,
 // S_CBRANCH_*, S_WAITCNT (GFX9 encoding: vmcnt [3:0] and [15:14], expcnt
 // [6:4], lgkmcnt [11:8]), S_BARRIER, S_ENDPGM; 12.4 (SOP1): S_GETPC_B64,
-// S_SETPC_B64, S_SWAPPC_B64; 12.3 (SOPK): S_CALL_B64; S_SET_GPR_IDX_ON/OFF/MODE/IDX (VGPR indexing:
-// M0[7:0] index, M0[15:12] enables src0, src1, src2, dst).
+// S_SETPC_B64, S_SWAPPC_B64; 12.3 (SOPK): S_CALL_B64;
+// S_SET_GPR_IDX_ON/OFF/MODE/IDX (VGPR indexing: M0[7:0] index, M0[15:12]
+// enables src0, src1, src2, dst).
 //
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
