@@ -424,6 +424,18 @@ def sop1_cases():
     ]
     for mn, srcs, nw, fn in one:
         C.append(alu(mn, srcs, nw, fn))
+    # Inline constants: integers sign-extend to the operand's width; the
+    # float ones are that width's encoding of the value (ISA 3.4.2
+    # "Instruction Inputs": 0.5 ... 4.0 and 1/(2*pi)).
+    for k, v32, v64 in (("-1", M32, M64), ("-16", 0xFFFFFFF0,
+                                           M64 - 15),
+                        ("64", 64, 64), ("0.5", 0x3F000000,
+                                         0x3FE0000000000000),
+                        ("-4.0", 0xC0800000, 0xC010000000000000),
+                        ("0.15915494", 0x3E22F983, None)):
+        C.append(alu("s_mov_b32", [k], 1, lambda t, v=v32: (v, None)))
+        if v64 is not None:
+            C.append(alu("s_mov_b64", [k], 2, lambda t, v=v64: (v, None)))
     # Read-modify-write of the destination: s20 (or s[20:21]) starts as b
     # (Y).
     C.append(alu("s_cmov_b32", "a", 1, lambda t: (
