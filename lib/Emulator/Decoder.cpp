@@ -529,6 +529,9 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
   } else if (R.starts_with("S_LOAD_") || R.starts_with("S_BUFFER_") ||
              R.starts_with("S_STORE_") || R.starts_with("S_ATOMIC_") ||
              R.starts_with("S_SCRATCH_")) {
+    // Returning scalar atomics end in _RTN after the addressing mode
+    // (S_ATOMIC_ADD_IMM_RTN).
+    Strip("_RTN", FRtn);
     Strip("_SGPR_IMM", FSaddr) || Strip("_SGPR", FSaddr) || Strip("_IMM", 0);
     Strip("_RTN", FRtn);
   }

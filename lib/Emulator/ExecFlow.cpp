@@ -3,8 +3,9 @@
 // CDNA3 ISA 4.x "Program Flow Control" and 12.6 (SOPP): S_BRANCH,
 // S_CBRANCH_*, S_WAITCNT (GFX9 encoding: vmcnt [3:0] and [15:14], expcnt
 // [6:4], lgkmcnt [11:8]), S_BARRIER, S_ENDPGM; 12.4 (SOP1): S_GETPC_B64,
-// S_SETPC_B64, S_SWAPPC_B64; S_SET_GPR_IDX_ON/OFF/MODE/IDX (VGPR indexing:
-// M0[7:0] index, M0[15:12] enables src0, src1, src2, dst).
+// S_SETPC_B64, S_SWAPPC_B64; 12.3 (SOPK): S_CALL_B64;
+// S_SET_GPR_IDX_ON/OFF/MODE/IDX (VGPR indexing: M0[7:0] index, M0[15:12]
+// enables src0, src1, src2, dst).
 //
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
@@ -91,6 +92,13 @@ void execSwappc(Wave &W, const DInst &I) {
   jumpTo(W, I, Target);
 }
 
+/// S_CALL_B64 (SOPK): D = PC + 4; PC = PC + 4 + SIMM16 * 4.
+void execCall(Wave &W, const DInst &I) {
+  uint64_t Next = W.M->LoadBase + I.Addr + 4;
+  W.writeScalar64(I.Def[0], Next);
+  jumpTo(W, I, Next + uint64_t(int64_t(int16_t(uint16_t(I.Imm[0]))) * 4));
+}
+
 void execSetVskip(Wave &W, const DInst &I) {
   uint32_t V = W.scalar32(I.Src[0]);
   unsigned Bit = I.NumSrcs > 1 ? W.scalar32(I.Src[1]) & 31 : 0;
@@ -140,6 +148,7 @@ void emu::registerFlow(SemRegistry &R) {
   A("S_GETPC_B64", execGetpc);
   A("S_SETPC_B64", execSetpc);
   A("S_SWAPPC_B64", execSwappc);
+  A("S_CALL_B64", execCall);
   A("S_SETVSKIP", execSetVskip);
   A("S_SET_GPR_IDX_ON", execGprIdxOn);
   A("S_SET_GPR_IDX_OFF", execGprIdxOff);

@@ -984,8 +984,17 @@ void execSAtomic(Wave &W, const DInst &I) {
   const Operand &Data = Rtn ? I.Def[0] : I.Src[0];
   unsigned BIdx = Rtn ? 0 : 1;
   uint64_t Base = W.scalar64(I.Src[BIdx]);
-  uint64_t Off = (I.Flags & FSaddr) ? W.scalar32(I.Src[BIdx + 1])
-                                    : uint64_t(int64_t(I.Imm[0]));
+  // As for loads: the _SGPR_IMM form adds its immediate to the SGPR
+  // offset (two immediates: offset and cache policy); offsets are 21-bit
+  // signed.
+  uint64_t Off = 0;
+  if (I.Flags & FSaddr) {
+    Off = W.scalar32(I.Src[BIdx + 1]);
+    if (I.NumImms >= 2)
+      Off += uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
+  } else {
+    Off = uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
+  }
   uint64_t A = (Base + Off) & ~3ull;
   unsigned DW = MI.Wide ? 2 : 1;
   uint64_t Src = W.S[Data.Reg & 127];

@@ -200,17 +200,15 @@ void registerAll(SemRegistry &R) {
     d32(W, I, D);
     W.SCC = D != 0;
   });
+  // The signed forms shift S0.i arithmetically ("signext((S0.i >> off)
+  // & mask)"): a field reaching past the MSB reads copies of the sign bit.
   Add("S_BFE_I32", [](Wave &W, const DInst &I) {
-    uint32_t A = s0(W, I), C = s1(W, I);
+    uint32_t C = s1(W, I);
     uint32_t Off = C & 31, Wd = (C >> 16) & 127;
+    int32_t F = int32_t(s0(W, I)) >> Off;
     int32_t D = 0;
-    if (Wd) {
-      uint32_t F = A >> Off;
-      if (Wd < 32)
-        D = int32_t(F << (32 - Wd)) >> (32 - Wd);
-      else
-        D = int32_t(F);
-    }
+    if (Wd)
+      D = Wd < 32 ? int32_t(uint32_t(F) << (32 - Wd)) >> (32 - Wd) : F;
     d32(W, I, uint32_t(D));
     W.SCC = D != 0;
   });
@@ -223,19 +221,19 @@ void registerAll(SemRegistry &R) {
     W.SCC = D != 0;
   });
   Add("S_BFE_I64", [](Wave &W, const DInst &I) {
-    uint64_t A = s0x(W, I);
     uint32_t C = s1(W, I), Off = C & 63, Wd = (C >> 16) & 127;
+    int64_t F = int64_t(s0x(W, I)) >> Off;
     int64_t D = 0;
-    if (Wd) {
-      uint64_t F = A >> Off;
-      D = Wd < 64 ? int64_t(F << (64 - Wd)) >> (64 - Wd) : int64_t(F);
-    }
+    if (Wd)
+      D = Wd < 64 ? int64_t(uint64_t(F) << (64 - Wd)) >> (64 - Wd) : F;
     d64(W, I, uint64_t(D));
     W.SCC = D != 0;
   });
+  // "D.i = S0.i - S1.i; if (D.i < 0) D.i = -D.i": the difference wraps
+  // in 32 bits (the guide's example: absdiff(0x80000000, 1) = 0x7fffffff).
   Add("S_ABSDIFF_I32", [](Wave &W, const DInst &I) {
-    int64_t D = int64_t(int32_t(s0(W, I))) - int32_t(s1(W, I));
-    uint32_t R = uint32_t(D < 0 ? -D : D);
+    int32_t D = int32_t(s0(W, I) - s1(W, I));
+    uint32_t R = D < 0 ? uint32_t(0) - uint32_t(D) : uint32_t(D);
     d32(W, I, R);
     W.SCC = R != 0;
   });
@@ -452,11 +450,18 @@ void registerAll(SemRegistry &R) {
   Add("S_MOVRELS_B64", [](Wave &W, const DInst &I) {
     d64(W, I, W.sreg64((I.Src[0].Reg + W.S[SgprM0]) & 127));
   });
+  // S_MOVRELD's sdst is an operand LLVM lists among the uses (the write
+  // is indirect): the base register is the first source, the value the
+  // second.
   Add("S_MOVRELD_B32", [](Wave &W, const DInst &I) {
-    W.S[(I.Def[0].Reg + W.S[SgprM0]) & 127] = s0(W, I);
+    const Operand &D = I.NumDefs ? I.Def[0] : I.Src[0];
+    const Operand &S = I.NumDefs ? I.Src[0] : I.Src[1];
+    W.S[(D.Reg + W.S[SgprM0]) & 127] = W.scalar32(S);
   });
   Add("S_MOVRELD_B64", [](Wave &W, const DInst &I) {
-    W.setSreg64((I.Def[0].Reg + W.S[SgprM0]) & 127, s0x(W, I));
+    const Operand &D = I.NumDefs ? I.Def[0] : I.Src[0];
+    const Operand &S = I.NumDefs ? I.Src[0] : I.Src[1];
+    W.setSreg64((D.Reg + W.S[SgprM0]) & 127, W.scalar64(S));
   });
 
   // SOPC (ISA 12.5).
