@@ -14,6 +14,7 @@
 #include "asmevo/Analysis/InstrRecord.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -160,6 +161,9 @@ struct Pending {
 
 struct WaveState {
   const WaveTrace *T = nullptr;
+  // T->Events, without going through T on every look at the wave.
+  const TraceEvent *Ev = nullptr;
+  size_t NumEv = 0;
   size_t Pos = 0;
   size_t MemPos = 0; ///< Into T->Memory: the next event with memory.
   unsigned Simd = 0;
@@ -250,7 +254,7 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   if (Gap <= 0)
     return;
   double Blocked = std::clamp(E - W.Last, 0.0, Gap);
-  PerInst &P = Costs[W.T->Events[W.Pos].Index];
+  PerInst &P = Costs[W.Ev[W.Pos].Index];
   P.Cycles += Gap;
   P.Stall[Why] += Blocked;
   double *Slot = nullptr;
@@ -277,7 +281,7 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
     double Stall = Why == RIssue ? 0 : Blocked;
     TL->slice(Id, W.Last, Stall, ReasonKeys[Why], true);
     TL->slice(Id, W.Last + Stall, Gap - Stall,
-              KindNames[unsigned(Insts[W.T->Events[W.Pos].Index].K)], false);
+              KindNames[unsigned(Insts[W.Ev[W.Pos].Index].K)], false);
   }
 }
 
@@ -288,8 +292,8 @@ inline std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
     W.Cached = computeEarliest(W);
     W.CacheValid = true;
     W.CacheUsesPipes = false;
-    if (!W.Done && W.Pos < W.T->Events.size()) {
-      Kind K = Insts[W.T->Events[W.Pos].Index].K;
+    if (!W.Done && W.Pos < W.NumEv) {
+      Kind K = Insts[W.Ev[W.Pos].Index].K;
       W.CacheUsesPipes = K == Kind::Valu || K == Kind::Mfma;
     }
     W.CachedPipeEpoch = PipeEpoch[W.Simd];
@@ -301,9 +305,9 @@ inline std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
 /// Earliest cycle the wave's next instruction can issue, and why not
 /// before.
 std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
-  if (W.Done || W.AtBarrier || W.Pos >= W.T->Events.size())
+  if (W.Done || W.AtBarrier || W.Pos >= W.NumEv)
     return {Never, RBarrier};
-  const TraceEvent &E = W.T->Events[W.Pos];
+  const TraceEvent &E = W.Ev[W.Pos];
   const SInst &S = Insts[E.Index];
   double T0 = W.ReadyAt;
   uint8_t Why = W.ReadyWhy;
@@ -363,7 +367,7 @@ void CUSim::releaseBarrier(GroupState &G, double Now) {
 }
 
 void CUSim::issue(WaveState &W, double Now) {
-  const TraceEvent &E = W.T->Events[W.Pos++];
+  const TraceEvent &E = W.Ev[W.Pos++];
   const SInst &S = Insts[E.Index];
   static const MemoryEvent NoMemory;
   const MemoryEvent &M =
@@ -479,7 +483,7 @@ void CUSim::issue(WaveState &W, double Now) {
   }
   for (uint16_t D : S.Defs)
     W.Reg[D] = DefReady;
-  if (S.K == Kind::EndPgm || W.Pos >= W.T->Events.size()) {
+  if (S.K == Kind::EndPgm || W.Pos >= W.NumEv) {
     W.Done = true;
     LiveDirty = true;
     EndTime = std::max({EndTime, Now + 1, W.MaxMem});
@@ -515,6 +519,8 @@ bool CUSim::tryDispatch(double Now) {
     for (size_t K = 0; K < WS.size(); ++K) {
       WaveState W;
       W.T = WS[K];
+      W.Ev = W.T->Events.data();
+      W.NumEv = W.T->Events.size();
       W.Simd = Pick[K];
       W.Group = GI;
       W.Age = AgeCounter++;
@@ -593,7 +599,8 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   double Now = 0;
   tryDispatch(Now);
   bool Oldest = C.ArbiterOldestFirst >= 0.5;
-  std::vector<std::pair<uint64_t, unsigned>> Cand;
+  uint64_t NSMask = isPowerOf2_32(NS) ? NS - 1 : 0;
+  std::vector<unsigned> Cand;
   while (true) {
     // The next cycle some SIMD has an issuable wave.
     double Best = Never;
@@ -632,11 +639,19 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
       double E = MinE[Sm];
       if (E == Never)
         continue;
-      double T = std::ceil(std::max(E, Now));
+      // ceil() of a finite cycle >= 0 (below 2^63), without a libm call.
+      double Tm = std::max(E, Now);
+      int64_t IT = int64_t(Tm);
+      if (double(IT) < Tm)
+        ++IT;
+      double T = double(IT);
       // Align to the SIMD's cycle (t mod NS == simd). Cycles are whole
-      // numbers far below 2^53, so integer arithmetic gives what fmod did.
-      uint64_t IT = uint64_t(T);
-      double Al = T + double((Sm + NS - IT % NS) % NS);
+      // numbers far below 2^53, so integer arithmetic gives what fmod did
+      // (and a mask what the divisions did, for the usual 4 SIMDs).
+      uint64_t UT = uint64_t(IT);
+      uint64_t Off = NSMask ? (Sm + NS - (UT & NSMask)) & NSMask
+                            : (Sm + NS - UT % NS) % NS;
+      double Al = T + double(Off);
       if (Al < Best) {
         Best = Al;
         BestSimd = Sm;
@@ -653,22 +668,28 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
     Now = Best;
     // SimdLive lists waves by index, and waves get their age in index
     // order (dispatch appends them): already oldest first.
-    Cand.clear();
-    for (unsigned Wi : SimdLive[BestSimd])
-      if (!Waves[Wi].Done)
-        Cand.push_back({Waves[Wi].Age, Wi});
-    if (!Oldest && !Cand.empty())
-      std::rotate(Cand.begin(), Cand.begin() + (Rotate++ % Cand.size()),
-                  Cand.end());
+    // Oldest first: SimdLive as it is (issuing changes no other wave's
+    // Done, and SimdLive is rebuilt only above); rotating: a copy.
+    const std::vector<unsigned> *Order = &SimdLive[BestSimd];
+    if (!Oldest) {
+      Cand.clear();
+      for (unsigned Wi : SimdLive[BestSimd])
+        if (!Waves[Wi].Done)
+          Cand.push_back(Wi);
+      if (!Cand.empty())
+        std::rotate(Cand.begin(), Cand.begin() + (Rotate++ % Cand.size()),
+                    Cand.end());
+      Order = &Cand;
+    }
     uint8_t Used = 0;
-    for (auto &[Age, Wi] : Cand) {
+    for (unsigned Wi : *Order) {
       WaveState &W = Waves[Wi];
-      if (W.Done || W.Pos >= W.T->Events.size())
+      if (W.Done || W.Pos >= W.NumEv)
         continue;
       auto [E, Why] = earliest(W);
       if (E > Now)
         continue;
-      const SInst &S = Insts[W.T->Events[W.Pos].Index];
+      const SInst &S = Insts[W.Ev[W.Pos].Index];
       if (S.C & Used)
         continue;
       Used |= S.C;

@@ -111,6 +111,32 @@ static uint32_t ldsConflictCycles(const uint64_t *Addr, uint64_t Mask,
   for (unsigned G0 = 0; G0 < 64; G0 += PerGroup) {
     if (!((Mask >> G0) & GroupMask))
       continue; // no active lane: no cycle
+    unsigned LEnd = std::min(G0 + PerGroup, 64u);
+    if (Pow2 && Banks <= 128) {
+      // The usual access: lanes in address order, each a repeat of the
+      // previous lane's dwords or past them, all within Banks consecutive
+      // dwords. The distinct dwords then fall in distinct banks: 1 cycle.
+      bool Simple = true, HavePrev = false;
+      uint64_t First = 0, PrevD0 = 0, PrevEnd = 0;
+      for (unsigned L = G0; L < LEnd && Simple; ++L) {
+        if (!((Mask >> L) & 1))
+          continue;
+        uint64_t D0 = Addr[L] >> BankSh;
+        if (!HavePrev) {
+          First = D0;
+        } else if (D0 != PrevD0) {
+          Simple = D0 >= PrevEnd;
+        }
+        HavePrev = true;
+        PrevD0 = D0;
+        PrevEnd = D0 + Dw;
+        Simple = Simple && PrevEnd > D0 && PrevEnd - First <= Banks;
+      }
+      if (Simple) {
+        Cycles += 1;
+        continue;
+      }
+    }
     // The distinct dwords, chained by bank: a dword has one bank, so a
     // repeat is found among its bank's dwords (conflict-free accesses and
     // broadcasts: one each) instead of among all the group's.
@@ -123,10 +149,18 @@ static uint32_t ldsConflictCycles(const uint64_t *Addr, uint64_t Mask,
     std::fill(Count, Count + NB, 0u);
     unsigned NSeen = 0;
     unsigned Max = 0;
-    for (unsigned L = G0; L < G0 + PerGroup && L < 64; ++L) {
+    bool HavePrev = false;
+    uint64_t PrevD0 = 0;
+    for (unsigned L = G0; L < LEnd; ++L) {
       if (!((Mask >> L) & 1))
         continue;
       uint64_t D0 = Pow2 ? Addr[L] >> BankSh : Addr[L] / BankBytes;
+      // The same dwords as the previous active lane (a broadcast): all
+      // repeats, which add nothing.
+      if (HavePrev && D0 == PrevD0)
+        continue;
+      HavePrev = true;
+      PrevD0 = D0;
       for (unsigned K = 0; K < Dw; ++K) {
         uint64_t D = D0 + K;
         unsigned B = unsigned(Pow2 ? D & BankMask : D % Banks) & 127;
