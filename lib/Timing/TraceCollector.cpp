@@ -113,26 +113,18 @@ static uint32_t ldsConflictCycles(const uint64_t *Addr, uint64_t Mask,
       continue; // no active lane: no cycle
     unsigned LEnd = std::min(G0 + PerGroup, 64u);
     if (Pow2 && Banks <= 128) {
-      // The usual access: lanes in address order, each a repeat of the
-      // previous lane's dwords or past them, all within Banks consecutive
-      // dwords. The distinct dwords then fall in distinct banks: 1 cycle.
-      bool Simple = true, HavePrev = false;
-      uint64_t First = 0, PrevD0 = 0, PrevEnd = 0;
-      for (unsigned L = G0; L < LEnd && Simple; ++L) {
+      // The usual access: every dword the group touches within Banks
+      // consecutive dwords. Distinct dwords then fall in distinct banks
+      // (repeats are broadcasts): one cycle, whatever the lane order.
+      uint64_t Lo = ~uint64_t(0), Hi = 0;
+      for (unsigned L = G0; L < LEnd; ++L) {
         if (!((Mask >> L) & 1))
           continue;
         uint64_t D0 = Addr[L] >> BankSh;
-        if (!HavePrev) {
-          First = D0;
-        } else if (D0 != PrevD0) {
-          Simple = D0 >= PrevEnd;
-        }
-        HavePrev = true;
-        PrevD0 = D0;
-        PrevEnd = D0 + Dw;
-        Simple = Simple && PrevEnd > D0 && PrevEnd - First <= Banks;
+        Lo = std::min(Lo, D0);
+        Hi = std::max(Hi, D0);
       }
-      if (Simple) {
+      if (Hi + Dw > Hi && Hi + Dw - Lo <= Banks) {
         Cycles += 1;
         continue;
       }
