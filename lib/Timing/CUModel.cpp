@@ -177,6 +177,10 @@ struct alignas(64) WaveState {
   unsigned Simd = 0;
   bool CacheValid = false, CacheUsesPipes = false;
   bool AtBarrier = false, Done = false;
+  bool OwnIsMfma = false;
+  uint8_t OwnWhy = RIssue;
+  /// computeEarliest() before the pipes (VALU/MFMA): ReadyAt and operands.
+  double OwnT0 = 0;
   const WaveTrace *T = nullptr;
   size_t MemPos = 0; ///< Into T->Memory: the next event with memory.
   unsigned Group = 0; ///< Index into the groups in flight.
@@ -211,6 +215,8 @@ public:
 private:
   std::pair<double, uint8_t> earliest(WaveState &W);
   std::pair<double, uint8_t> computeEarliest(WaveState &W);
+  std::pair<double, uint8_t> withPipes(const WaveState &W, double T0,
+                                       uint8_t Why);
   void issue(WaveState &W, double Now);
   bool tryDispatch(double Now);
   void releaseBarrier(GroupState &G, double Now);
@@ -288,20 +294,38 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
 }
 
 inline std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
-  if (LLVM_UNLIKELY(!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch ||
-                    (W.CacheUsesPipes &&
-                     W.CachedPipeEpoch != PipeEpoch[W.Simd]))) {
+  if (LLVM_UNLIKELY(!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch)) {
     W.Cached = computeEarliest(W);
     W.CacheValid = true;
     W.CacheUsesPipes = false;
-    if (!W.Done && W.Pos < W.NumEv) {
+    // At a barrier: Never until the release, which bumps GlobalEpoch.
+    if (!W.Done && !W.AtBarrier && W.Pos < W.NumEv) {
       Kind K = Insts[W.Ev[W.Pos].Index].K;
       W.CacheUsesPipes = K == Kind::Valu || K == Kind::Mfma;
     }
     W.CachedPipeEpoch = PipeEpoch[W.Simd];
     W.CachedGlobalEpoch = GlobalEpoch;
+  } else if (W.CacheUsesPipes && W.CachedPipeEpoch != PipeEpoch[W.Simd]) {
+    // Only the SIMD's pipes changed: the wave's own part still holds.
+    W.Cached = withPipes(W, W.OwnT0, W.OwnWhy);
+    W.CachedPipeEpoch = PipeEpoch[W.Simd];
   }
   return W.Cached;
+}
+
+/// \p T0 / \p Why (the wave's own part) raised to the SIMD's VALU/MFMA
+/// pipes for a VALU or MFMA instruction, in computeEarliest's order.
+inline std::pair<double, uint8_t> CUSim::withPipes(const WaveState &W,
+                                                   double T0, uint8_t Why) {
+  if (ValuFree[W.Simd] > T0) {
+    T0 = ValuFree[W.Simd];
+    Why = RPipe;
+  }
+  if (W.OwnIsMfma && MfmaFree[W.Simd] > T0) {
+    T0 = MfmaFree[W.Simd];
+    Why = RPipe;
+  }
+  return {T0, Why};
 }
 
 /// Earliest cycle the wave's next instruction can issue, and why not
@@ -321,12 +345,13 @@ std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
   };
   for (uint16_t U : S.Uses)
     Need(W.Reg[U], RDep);
-  if (S.K == Kind::Valu)
-    Need(ValuFree[W.Simd], RPipe);
-  else if (S.K == Kind::Mfma) {
-    Need(ValuFree[W.Simd], RPipe);
-    Need(MfmaFree[W.Simd], RPipe);
-  } else if (S.K == Kind::Waitcnt) {
+  if (S.K == Kind::Valu || S.K == Kind::Mfma) {
+    W.OwnT0 = T0;
+    W.OwnWhy = Why;
+    W.OwnIsMfma = S.K == Kind::Mfma;
+    return withPipes(W, T0, Why);
+  }
+  if (S.K == Kind::Waitcnt) {
     WaitcntValue V = WaitcntValue::decode(uint64_t(S.Imm));
     if (W.Vm.size() - W.VmHead > V.VM) {
       const Pending &P = W.Vm[W.Vm.size() - V.VM - 1];
