@@ -14,6 +14,7 @@
 #include "asmevo/Analysis/InstrRecord.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -158,17 +159,35 @@ struct Pending {
   uint8_t Why; ///< Reason when waited on.
 };
 
-struct WaveState {
-  const WaveTrace *T = nullptr;
+/// The fields the arbiter looks at on every step come first, in one cache
+/// line; the rest is touched when the wave issues.
+struct alignas(64) WaveState {
+  // T->Events, without going through T on every look at the wave.
+  const TraceEvent *Ev = nullptr;
+  size_t NumEv = 0;
   size_t Pos = 0;
-  size_t MemPos = 0; ///< Into T->Memory: the next event with memory.
+  // earliest() of this wave, valid while nothing it depends on changed:
+  // the wave's own state changes only when it issues (CacheValid), its
+  // SIMD's VALU/MFMA pipes when a wave of that SIMD issues there
+  // (PipeEpoch; only a VALU or MFMA instruction waits for them), other
+  // waves' barriers and dispatches bump GlobalEpoch. Most waves are not
+  // re-examined on most cycles.
+  uint64_t CachedPipeEpoch = 0, CachedGlobalEpoch = 0;
+  std::pair<double, uint8_t> Cached;
   unsigned Simd = 0;
+  bool CacheValid = false, CacheUsesPipes = false;
+  bool AtBarrier = false, Done = false;
+  bool OwnIsMfma = false;
+  uint8_t OwnWhy = RIssue;
+  /// computeEarliest() before the pipes (VALU/MFMA): ReadyAt and operands.
+  double OwnT0 = 0;
+  const WaveTrace *T = nullptr;
+  size_t MemPos = 0; ///< Into T->Memory: the next event with memory.
   unsigned Group = 0; ///< Index into the groups in flight.
   uint64_t Age = 0;
   double ReadyAt = 0;
   uint8_t ReadyWhy = RIssue;
   double Last = 0; ///< Cycle the wave last issued (or started).
-  bool AtBarrier = false, Done = false;
   std::vector<double> Reg;
   /// vmcnt operations in flight, in issue order, from VmHead on (a vector
   /// with a moving head: a deque allocated and freed a chunk every few
@@ -177,15 +196,6 @@ struct WaveState {
   size_t VmHead = 0;
   std::vector<Pending> Lgkm;
   double LastVm = 0, LastLds = 0, MaxMem = 0;
-  // earliest() of this wave, valid while nothing it depends on changed:
-  // the wave's own state changes only when it issues (CacheValid), its
-  // SIMD's VALU/MFMA pipes when a wave of that SIMD issues there
-  // (PipeEpoch; only a VALU or MFMA instruction waits for them), other
-  // waves' barriers and dispatches bump GlobalEpoch. Most waves are not
-  // re-examined on most cycles.
-  bool CacheValid = false, CacheUsesPipes = false;
-  uint64_t CachedPipeEpoch = 0, CachedGlobalEpoch = 0;
-  std::pair<double, uint8_t> Cached;
 };
 
 struct GroupState {
@@ -205,6 +215,8 @@ public:
 private:
   std::pair<double, uint8_t> earliest(WaveState &W);
   std::pair<double, uint8_t> computeEarliest(WaveState &W);
+  std::pair<double, uint8_t> withPipes(const WaveState &W, double T0,
+                                       uint8_t Why);
   void issue(WaveState &W, double Now);
   bool tryDispatch(double Now);
   void releaseBarrier(GroupState &G, double Now);
@@ -250,7 +262,7 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   if (Gap <= 0)
     return;
   double Blocked = std::clamp(E - W.Last, 0.0, Gap);
-  PerInst &P = Costs[W.T->Events[W.Pos].Index];
+  PerInst &P = Costs[W.Ev[W.Pos].Index];
   P.Cycles += Gap;
   P.Stall[Why] += Blocked;
   double *Slot = nullptr;
@@ -277,33 +289,51 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
     double Stall = Why == RIssue ? 0 : Blocked;
     TL->slice(Id, W.Last, Stall, ReasonKeys[Why], true);
     TL->slice(Id, W.Last + Stall, Gap - Stall,
-              KindNames[unsigned(Insts[W.T->Events[W.Pos].Index].K)], false);
+              KindNames[unsigned(Insts[W.Ev[W.Pos].Index].K)], false);
   }
 }
 
 inline std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
-  if (LLVM_UNLIKELY(!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch ||
-                    (W.CacheUsesPipes &&
-                     W.CachedPipeEpoch != PipeEpoch[W.Simd]))) {
+  if (LLVM_UNLIKELY(!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch)) {
     W.Cached = computeEarliest(W);
     W.CacheValid = true;
     W.CacheUsesPipes = false;
-    if (!W.Done && W.Pos < W.T->Events.size()) {
-      Kind K = Insts[W.T->Events[W.Pos].Index].K;
+    // At a barrier: Never until the release, which bumps GlobalEpoch.
+    if (!W.Done && !W.AtBarrier && W.Pos < W.NumEv) {
+      Kind K = Insts[W.Ev[W.Pos].Index].K;
       W.CacheUsesPipes = K == Kind::Valu || K == Kind::Mfma;
     }
     W.CachedPipeEpoch = PipeEpoch[W.Simd];
     W.CachedGlobalEpoch = GlobalEpoch;
+  } else if (W.CacheUsesPipes && W.CachedPipeEpoch != PipeEpoch[W.Simd]) {
+    // Only the SIMD's pipes changed: the wave's own part still holds.
+    W.Cached = withPipes(W, W.OwnT0, W.OwnWhy);
+    W.CachedPipeEpoch = PipeEpoch[W.Simd];
   }
   return W.Cached;
+}
+
+/// \p T0 / \p Why (the wave's own part) raised to the SIMD's VALU/MFMA
+/// pipes for a VALU or MFMA instruction, in computeEarliest's order.
+inline std::pair<double, uint8_t> CUSim::withPipes(const WaveState &W,
+                                                   double T0, uint8_t Why) {
+  if (ValuFree[W.Simd] > T0) {
+    T0 = ValuFree[W.Simd];
+    Why = RPipe;
+  }
+  if (W.OwnIsMfma && MfmaFree[W.Simd] > T0) {
+    T0 = MfmaFree[W.Simd];
+    Why = RPipe;
+  }
+  return {T0, Why};
 }
 
 /// Earliest cycle the wave's next instruction can issue, and why not
 /// before.
 std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
-  if (W.Done || W.AtBarrier || W.Pos >= W.T->Events.size())
+  if (W.Done || W.AtBarrier || W.Pos >= W.NumEv)
     return {Never, RBarrier};
-  const TraceEvent &E = W.T->Events[W.Pos];
+  const TraceEvent &E = W.Ev[W.Pos];
   const SInst &S = Insts[E.Index];
   double T0 = W.ReadyAt;
   uint8_t Why = W.ReadyWhy;
@@ -315,12 +345,13 @@ std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
   };
   for (uint16_t U : S.Uses)
     Need(W.Reg[U], RDep);
-  if (S.K == Kind::Valu)
-    Need(ValuFree[W.Simd], RPipe);
-  else if (S.K == Kind::Mfma) {
-    Need(ValuFree[W.Simd], RPipe);
-    Need(MfmaFree[W.Simd], RPipe);
-  } else if (S.K == Kind::Waitcnt) {
+  if (S.K == Kind::Valu || S.K == Kind::Mfma) {
+    W.OwnT0 = T0;
+    W.OwnWhy = Why;
+    W.OwnIsMfma = S.K == Kind::Mfma;
+    return withPipes(W, T0, Why);
+  }
+  if (S.K == Kind::Waitcnt) {
     WaitcntValue V = WaitcntValue::decode(uint64_t(S.Imm));
     if (W.Vm.size() - W.VmHead > V.VM) {
       const Pending &P = W.Vm[W.Vm.size() - V.VM - 1];
@@ -363,7 +394,7 @@ void CUSim::releaseBarrier(GroupState &G, double Now) {
 }
 
 void CUSim::issue(WaveState &W, double Now) {
-  const TraceEvent &E = W.T->Events[W.Pos++];
+  const TraceEvent &E = W.Ev[W.Pos++];
   const SInst &S = Insts[E.Index];
   static const MemoryEvent NoMemory;
   const MemoryEvent &M =
@@ -479,7 +510,7 @@ void CUSim::issue(WaveState &W, double Now) {
   }
   for (uint16_t D : S.Defs)
     W.Reg[D] = DefReady;
-  if (S.K == Kind::EndPgm || W.Pos >= W.T->Events.size()) {
+  if (S.K == Kind::EndPgm || W.Pos >= W.NumEv) {
     W.Done = true;
     LiveDirty = true;
     EndTime = std::max({EndTime, Now + 1, W.MaxMem});
@@ -515,6 +546,8 @@ bool CUSim::tryDispatch(double Now) {
     for (size_t K = 0; K < WS.size(); ++K) {
       WaveState W;
       W.T = WS[K];
+      W.Ev = W.T->Events.data();
+      W.NumEv = W.T->Events.size();
       W.Simd = Pick[K];
       W.Group = GI;
       W.Age = AgeCounter++;
@@ -593,7 +626,8 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   double Now = 0;
   tryDispatch(Now);
   bool Oldest = C.ArbiterOldestFirst >= 0.5;
-  std::vector<std::pair<uint64_t, unsigned>> Cand;
+  uint64_t NSMask = isPowerOf2_32(NS) ? NS - 1 : 0;
+  std::vector<unsigned> Cand;
   while (true) {
     // The next cycle some SIMD has an issuable wave.
     double Best = Never;
@@ -632,11 +666,19 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
       double E = MinE[Sm];
       if (E == Never)
         continue;
-      double T = std::ceil(std::max(E, Now));
+      // ceil() of a finite cycle >= 0 (below 2^63), without a libm call.
+      double Tm = std::max(E, Now);
+      int64_t IT = int64_t(Tm);
+      if (double(IT) < Tm)
+        ++IT;
+      double T = double(IT);
       // Align to the SIMD's cycle (t mod NS == simd). Cycles are whole
-      // numbers far below 2^53, so integer arithmetic gives what fmod did.
-      uint64_t IT = uint64_t(T);
-      double Al = T + double((Sm + NS - IT % NS) % NS);
+      // numbers far below 2^53, so integer arithmetic gives what fmod did
+      // (and a mask what the divisions did, for the usual 4 SIMDs).
+      uint64_t UT = uint64_t(IT);
+      uint64_t Off = NSMask ? (Sm + NS - (UT & NSMask)) & NSMask
+                            : (Sm + NS - UT % NS) % NS;
+      double Al = T + double(Off);
       if (Al < Best) {
         Best = Al;
         BestSimd = Sm;
@@ -653,22 +695,28 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
     Now = Best;
     // SimdLive lists waves by index, and waves get their age in index
     // order (dispatch appends them): already oldest first.
-    Cand.clear();
-    for (unsigned Wi : SimdLive[BestSimd])
-      if (!Waves[Wi].Done)
-        Cand.push_back({Waves[Wi].Age, Wi});
-    if (!Oldest && !Cand.empty())
-      std::rotate(Cand.begin(), Cand.begin() + (Rotate++ % Cand.size()),
-                  Cand.end());
+    // Oldest first: SimdLive as it is (issuing changes no other wave's
+    // Done, and SimdLive is rebuilt only above); rotating: a copy.
+    const std::vector<unsigned> *Order = &SimdLive[BestSimd];
+    if (!Oldest) {
+      Cand.clear();
+      for (unsigned Wi : SimdLive[BestSimd])
+        if (!Waves[Wi].Done)
+          Cand.push_back(Wi);
+      if (!Cand.empty())
+        std::rotate(Cand.begin(), Cand.begin() + (Rotate++ % Cand.size()),
+                    Cand.end());
+      Order = &Cand;
+    }
     uint8_t Used = 0;
-    for (auto &[Age, Wi] : Cand) {
+    for (unsigned Wi : *Order) {
       WaveState &W = Waves[Wi];
-      if (W.Done || W.Pos >= W.T->Events.size())
+      if (W.Done || W.Pos >= W.NumEv)
         continue;
       auto [E, Why] = earliest(W);
       if (E > Now)
         continue;
-      const SInst &S = Insts[W.T->Events[W.Pos].Index];
+      const SInst &S = Insts[W.Ev[W.Pos].Index];
       if (S.C & Used)
         continue;
       Used |= S.C;

@@ -99,28 +99,75 @@ static uint32_t ldsConflictCycles(const uint64_t *Addr, uint64_t Mask,
                                   unsigned BankBytes) {
   unsigned Dw = std::max(1u, Bytes / BankBytes);
   unsigned PerGroup = std::max(1u, Banks / Dw);
+  // Banks and bank width are powers of two in every configuration we
+  // ship: shifts and masks then, without a division per lane.
+  bool Pow2 = isPowerOf2_32(Banks) && isPowerOf2_32(BankBytes);
+  unsigned BankSh = Log2_32(BankBytes), BankMask = Banks - 1;
+  // Only banks 0..NB-1 can be hit (the bank index is masked to 127).
+  unsigned NB = std::min(Banks, 128u);
+  uint64_t GroupMask =
+      PerGroup >= 64 ? ~uint64_t(0) : (uint64_t(1) << PerGroup) - 1;
   uint32_t Cycles = 0;
   for (unsigned G0 = 0; G0 < 64; G0 += PerGroup) {
-    // bank -> distinct dword addresses (small: linear scan).
-    uint64_t Seen[64 * 4];
+    if (!((Mask >> G0) & GroupMask))
+      continue; // no active lane: no cycle
+    unsigned LEnd = std::min(G0 + PerGroup, 64u);
+    if (Pow2 && Banks <= 128) {
+      // The usual access: every dword the group touches within Banks
+      // consecutive dwords. Distinct dwords then fall in distinct banks
+      // (repeats are broadcasts): one cycle, whatever the lane order.
+      uint64_t Lo = ~uint64_t(0), Hi = 0;
+      for (unsigned L = G0; L < LEnd; ++L) {
+        if (!((Mask >> L) & 1))
+          continue;
+        uint64_t D0 = Addr[L] >> BankSh;
+        Lo = std::min(Lo, D0);
+        Hi = std::max(Hi, D0);
+      }
+      if (Hi + Dw > Hi && Hi + Dw - Lo <= Banks) {
+        Cycles += 1;
+        continue;
+      }
+    }
+    // The distinct dwords, chained by bank: a dword has one bank, so a
+    // repeat is found among its bank's dwords (conflict-free accesses and
+    // broadcasts: one each) instead of among all the group's.
+    constexpr unsigned Cap = 64 * 4;
+    uint64_t Seen[Cap];
+    int16_t Next[Cap];
+    int16_t Head[128];
+    unsigned Count[128];
+    std::fill(Head, Head + NB, int16_t(-1));
+    std::fill(Count, Count + NB, 0u);
     unsigned NSeen = 0;
-    unsigned Count[128] = {};
     unsigned Max = 0;
-    for (unsigned L = G0; L < G0 + PerGroup && L < 64; ++L) {
+    bool HavePrev = false;
+    uint64_t PrevD0 = 0;
+    for (unsigned L = G0; L < LEnd; ++L) {
       if (!((Mask >> L) & 1))
         continue;
+      uint64_t D0 = Pow2 ? Addr[L] >> BankSh : Addr[L] / BankBytes;
+      // The same dwords as the previous active lane (a broadcast): all
+      // repeats, which add nothing.
+      if (HavePrev && D0 == PrevD0)
+        continue;
+      HavePrev = true;
+      PrevD0 = D0;
       for (unsigned K = 0; K < Dw; ++K) {
-        uint64_t D = Addr[L] / BankBytes + K;
+        uint64_t D = D0 + K;
+        unsigned B = unsigned(Pow2 ? D & BankMask : D % Banks) & 127;
         bool Dup = false;
-        for (unsigned S = 0; S < NSeen; ++S)
+        for (int S = Head[B]; S >= 0; S = Next[S])
           if (Seen[S] == D) {
             Dup = true;
             break;
           }
-        if (Dup || NSeen == 64 * 4)
+        if (Dup || NSeen == Cap)
           continue;
-        Seen[NSeen++] = D;
-        unsigned B = unsigned(D % Banks) & 127;
+        Seen[NSeen] = D;
+        Next[NSeen] = Head[B];
+        Head[B] = int16_t(NSeen);
+        ++NSeen;
         Max = std::max(Max, ++Count[B]);
       }
     }
