@@ -1,6 +1,8 @@
 //===- ISAFacts.cpp -------------------------------------------------------===//
 #include "asmevo/Analysis/ISAFacts.h"
 #include "llvm/ADT/SmallVector.h"
+#include <map>
+#include <mutex>
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/Support/raw_ostream.h"
@@ -9,15 +11,33 @@ using namespace llvm;
 using namespace asmevo;
 
 ISAFacts::ISAFacts(const TargetContext &TC) : TC(TC) {
-  Slots = std::make_unique<RegSlotMap>(TC.regInfo());
   const TargetInfo &TI = TC.info();
+  // What the facts depend on: the processor and its features.
+  std::string Key = TI.targetID();
+  {
+    static std::mutex Lock;
+    static auto *SlotMaps =
+        new std::map<std::string, std::shared_ptr<const RegSlotMap>>();
+    std::lock_guard<std::mutex> G(Lock);
+    std::shared_ptr<const RegSlotMap> &S = (*SlotMaps)[Key];
+    if (!S)
+      S = std::make_shared<const RegSlotMap>(TC.regInfo());
+    Slots = S;
+  }
+  static thread_local std::map<std::string,
+                               std::shared_ptr<std::vector<OpcodeFacts>>>
+      FactsByTarget;
+  std::shared_ptr<std::vector<OpcodeFacts>> &F = FactsByTarget[Key];
+  if (!F)
+    F = std::make_shared<std::vector<OpcodeFacts>>(
+        TC.instrInfo().getNumOpcodes());
+  Cache = F;
   Gen = TI.isGFX90A()   ? GPUGen::GFX90A
         : TI.isGFX950() ? GPUGen::GFX950
                         : GPUGen::GFX94X;
   // LLVM's GCNSubtarget::isXNACKEnabled is "on or any": code built for
   // xnack-any must also be correct when pages fault and clauses replay.
   XnackReplay = TI.Xnack == TargetFeature::On || TI.Xnack == TargetFeature::Any;
-  Cache.resize(TC.instrInfo().getNumOpcodes());
   unsigned Add = TC.opcode("V_ADD_F32_e64_vi");
   if (Add != ~0u) {
     const MCInstrDesc &D = TC.instrInfo().get(Add);
@@ -28,9 +48,9 @@ ISAFacts::ISAFacts(const TargetContext &TC) : TC(TC) {
 
 const OpcodeFacts &ISAFacts::get(unsigned Opcode) const {
   static const OpcodeFacts Invalid;
-  if (Opcode >= Cache.size())
+  if (Opcode >= Cache->size())
     return Invalid;
-  OpcodeFacts &F = Cache[Opcode];
+  OpcodeFacts &F = (*Cache)[Opcode];
   if (!F.Valid)
     F = compute(Opcode);
   return F;

@@ -171,11 +171,15 @@ public:
 private:
   OpcodeFacts compute(unsigned Opcode) const;
   const TargetContext &TC;
-  std::unique_ptr<RegSlotMap> Slots;
+  /// Both depend on the target alone, and building them costs milliseconds
+  /// (a pass of the optimizer makes an ISAFacts per run, hundreds per
+  /// object): shared by every ISAFacts of a target, the slot map in the
+  /// process, the facts per thread (they are filled in lazily).
+  std::shared_ptr<const RegSlotMap> Slots;
   GPUGen Gen = GPUGen::GFX94X;
   bool XnackReplay = true;
   unsigned InputModsType = ~0u;
-  mutable std::vector<OpcodeFacts> Cache;
+  std::shared_ptr<std::vector<OpcodeFacts>> Cache;
 };
 
 /// gfx9 s_waitcnt simm16 (CDNA3 ISA, SOPP "S_WAITCNT": vmcnt [3:0] and
