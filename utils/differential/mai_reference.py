@@ -29,9 +29,10 @@ handling, NaN and infinity propagation are not checked. i8 cases keep
 the i32 accumulation within range (wrap-around is not checked).
 
 Every opcode runs in its _vcd form (C and D in VGPRs) and its _acd form
-(C and D in AGPRs), each twice: once with D distinct from C, once with D
-the same registers as C (the accumulate-in-place use). cbsz/abid/blgp
-stay 0 (the emulator does not model them).
+(C and D in AGPRs), each four times: D apart from C; D in the same
+registers as C (the accumulate-in-place use); A and B read from AGPRs;
+C the inline constant 0 (every element 0, the usual first step of a
+K loop). cbsz/abid/blgp stay 0 (the emulator does not model them).
 
 The MC opcodes the kernel contains (from `asmevo-opt --emit=mir`) that
 pass every case are written with --write-tested.
@@ -195,13 +196,15 @@ def pack(elems, width, regs):
     return out
 
 
-def make_case(op, rnd):
-    """Registers of A, B, C per lane, and the expected D registers."""
+def make_case(op, rnd, c0=False):
+    """Registers of A, B, C per lane (C None when it is the constant 0,
+    c0), and the expected D registers."""
     _, m, n, k, ta, tb, _ = op
     while True:
         A = [[pick(ta, rnd) for _ in range(k)] for _ in range(m)]
         B = [[pick(tb, rnd) for _ in range(n)] for _ in range(k)]
-        C = [[pick_c(ta, rnd) for _ in range(n)] for _ in range(m)]
+        C = [[(0, 0) if c0 else pick_c(ta, rnd) for _ in range(n)]
+             for _ in range(m)]
         D, ok = [[None] * n for _ in range(m)], True
         for i in range(m):
             for j in range(n):
@@ -234,22 +237,25 @@ def make_case(op, rnd):
             lane, r = cd_pos(op, i, j)
             regs_c[lane][r] = C[i][j][0]
             regs_d[lane][r] = D[i][j]
-    return (pack(ea, WIDTH[ta], ra), pack(eb, WIDTH[tb], ra), regs_c,
-            regs_d)
+    return (pack(ea, WIDTH[ta], ra), pack(eb, WIDTH[tb], ra),
+            None if c0 else regs_c, regs_d)
 
 
 # --- kernel --------------------------------------------------------------
 
+VARIANTS = ("apart", "in place", "agpr ab", "c0")
+
+
 def forms(arch):
-    """(op, cd, in_place) per instruction: cd is "v" (VGPR C/D, _vcd) or
-    "a" (AGPR, _acd); in_place ties D to C's registers."""
+    """(op, cd, variant) per instruction: cd is "v" (VGPR C/D, _vcd) or
+    "a" (AGPR, _acd); the variant is one of VARIANTS."""
     out = []
     for op in OPS:
         if op[6] not in ("both", arch):
             continue
         for cd in "va":
-            for in_place in (False, True):
-                out.append((op, cd, in_place))
+            for v in VARIANTS:
+                out.append((op, cd, v))
     return out
 
 
@@ -265,10 +271,11 @@ def kernel_ir(fs):
              "  %l = call i32 @llvm.amdgcn.workitem.id.x()"]
     inoff = outoff = 0
     nops = "s_nop 7\\0As_nop 7\\0As_nop 7"
-    for x, (op, cd, in_place) in enumerate(fs):
+    for x, (op, cd, var) in enumerate(fs):
         ra, rc = nregs(op)
         vals = []
-        for name, n in (("a", ra), ("b", ra), ("c", rc)):
+        srcs = (("a", ra), ("b", ra)) + ((("c", rc),) if var != "c0" else ())
+        for name, n in srcs:
             lines.append("  %%o%s%d = mul i32 %%l, %d" % (name, x, n))
             lines.append("  %%p%s%d = add i32 %%o%s%d, %d"
                          % (name, x, name, x, inoff))
@@ -278,8 +285,15 @@ def kernel_ir(fs):
                          "%%g%s%d, align 4" % (name, x, ty(n), name, x))
             vals.append("%s %%%s%d" % (ty(n), name, x))
             inoff += WAVE * n
-        asm = "%s\\0A%s $0, $1, $2, $3\\0A%s" % (nops, op[0], nops)
-        cons = ("=%s,v,v,0" % cd) if in_place else ("=&%s,v,v,%s" % (cd, cd))
+        ab = "a" if var == "agpr ab" else "v"
+        src_c = "$3"
+        if var == "in place":
+            cons = "=%s,v,v,0" % cd
+        elif var == "c0":
+            cons, src_c = "=&%s,v,v" % cd, "0"
+        else:
+            cons = "=&%s,%s,%s,%s" % (cd, ab, ab, cd)
+        asm = "%s\\0A%s $0, $1, $2, %s\\0A%s" % (nops, op[0], src_c, nops)
         lines.append('  %%d%d = call %s asm sideeffect "%s", "%s"(%s)'
                      % (x, ty(rc), asm, cons, ", ".join(vals)))
         lines.append("  %%od%d = mul i32 %%l, %d" % (x, rc))
@@ -325,11 +339,11 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     rnd = random.Random(args.seed)
     fs = forms(args.arch)
-    cases = [make_case(op, rnd) for op, _, _ in fs]
+    cases = [make_case(op, rnd, v == "c0") for op, _, v in fs]
     ir, nin, nout = kernel_ir(fs)
     words = []
     for a, b, c, _ in cases:
-        for regs in (a, b, c):
+        for regs in (a, b) + ((c,) if c else ()):
             for lane in regs:
                 words += lane
     assert len(words) == nin
@@ -358,7 +372,7 @@ def main():
                            % (len(seq), len(fs)))
     tested, failed = set(), set()
     off = 0
-    for (op, cd, in_place), mc, (_, _, _, want) in zip(fs, seq, cases):
+    for (op, cd, var), mc, (_, _, _, want) in zip(fs, seq, cases):
         form = "_acd" if cd == "a" else "_vcd"
         if strip_subtarget(mc) != mc_name(op) + form and \
                 not (mc.startswith(mc_name(op) + "_") and
@@ -372,7 +386,7 @@ def main():
                 if got != want[lane][r]:
                     bad.append((lane, r, got, want[lane][r]))
         off += WAVE * rc
-        what = "%s %s%s" % (op[0], cd, " in place" if in_place else "")
+        what = "%s %s %s" % (op[0], cd, var)
         if bad:
             failed.add(mc)
             print("FAIL %s %s (%s): %d of %d elements differ" % (
