@@ -5,17 +5,21 @@ written from AMD's documentation of the CDNA2/CDNA3 matrix instructions
 instruction calculator and the "AMD matrix cores" lab note give the same
 register layouts).
 
-D = A * B + C on one wave of 64 lanes, for the single-block shapes
-(M = N = 16 or 32) that accumulate over K:
-  - A (M x K): element A[i][k] is in lane i + M * (k / Kl), element
-    k % Kl of the lane's packed source (Kl = K * M / 64 elements per lane;
-    element e of a packed source is bits [e*w, e*w + w) of its registers,
-    low register first, w the input width);
-  - B (K x N): B[k][j] is in lane j + N * (k / Kl), element k % Kl;
-  - C and D (M x N), one 32-bit element per lane and register r:
-      16x16: register r of lane l holds row 4 * (l / 16) + r, column l % 16;
-      32x32: register r of lane l holds row 8 * (r / 4) + 4 * (l / 32) +
-             r % 4, column l % 32.
+D = A * B + C on one wave of 64 lanes, for Blocks independent M x N x K
+products per instruction (1 block for the K-accumulating 16x16 and 32x32
+shapes, 2 for 32x32x1/x2/x4, 4 for 16x16x1/x2/x4, 16 for 4x4), with
+Kl = K * M * Blocks / 64 elements of A and of B per lane:
+  - A (M x K): element A[i][k] of block b is in lane
+    i + M * (k / Kl + (K / Kl) * b), element k % Kl of the lane's packed
+    source (element e of a packed source is bits [e*w, e*w + w) of its
+    registers, low register first, w the input width);
+  - B (K x N): B[k][j] of block b is in lane j + N * (k / Kl + (K / Kl) * b),
+    element k % Kl;
+  - C and D (M x N), one 32-bit element per lane and register:
+      4x4:   C[i][j] of block b in register i of lane 4 * b + j;
+      16x16: register 4 * b + i % 4 of lane 16 * (i / 4) + j;
+      32x32: register 16 * b + 4 * (i / 8) + i % 4 of lane
+             32 * ((i / 4) % 2) + j.
 Input formats: f32, f16, bf16 (the _1k forms: 4 per lane pair of
 registers), i8 (signed), and on gfx942 fp8 (E4M3, bias 8) and bf8 (E5M2,
 bias 16) in their FNUZ encodings (no infinities, 0x80 is the only NaN).
@@ -52,7 +56,7 @@ from constfold import mc_opcodes, run, strip_subtarget  # noqa: E402
 
 WAVE = 64
 
-# asm mnemonic, M, N, K, A type, B type, targets.
+# asm mnemonic, M, N, K, A type, B type, targets[, blocks].
 OPS = [
     ("v_mfma_f32_32x32x2f32", 32, 32, 2, "f32", "f32", "both"),
     ("v_mfma_f32_16x16x4f32", 16, 16, 4, "f32", "f32", "both"),
@@ -71,6 +75,23 @@ for _a in ("fp8", "bf8"):
                     _a, _b, "gfx942"))
         OPS.append(("v_mfma_f32_32x32x16_%s_%s" % (_a, _b), 32, 32, 16,
                     _a, _b, "gfx942"))
+# Multi-block shapes: blocks independent products in one instruction.
+for _m, _b in ((32, 2), (16, 4), (4, 16)):
+    OPS += [
+        ("v_mfma_f32_%dx%dx1f32" % (_m, _m), _m, _m, 1, "f32", "f32",
+         "both", _b),
+        ("v_mfma_f32_%dx%dx4f16" % (_m, _m), _m, _m, 4, "f16", "f16",
+         "both", _b),
+        ("v_mfma_f32_%dx%dx4bf16_1k" % (_m, _m), _m, _m, 4, "bf16",
+         "bf16", "both", _b),
+        ("v_mfma_i32_%dx%dx4i8" % (_m, _m), _m, _m, 4, "i8", "i8", "both",
+         _b),
+        # CDNA2's bf16 forms, two bf16 per lane.
+        ("v_mfma_f32_%dx%dx2bf16" % (_m, _m), _m, _m, 2, "bf16", "bf16",
+         "gfx90a", _b)]
+OPS += [("v_mfma_f32_32x32x4bf16", 32, 32, 4, "bf16", "bf16", "gfx90a"),
+        ("v_mfma_f32_16x16x8bf16", 16, 16, 8, "bf16", "bf16", "gfx90a")]
+OPS = [op + (1,) if len(op) == 7 else op for op in OPS]
 
 WIDTH = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "fp8": 8, "bf8": 8}
 
@@ -160,29 +181,37 @@ def exact_in_f32(terms, total):
 # --- layouts -------------------------------------------------------------
 
 def kl(op):
+    """Elements of A (and B) per lane."""
     _, m, _, k = op[:4]
-    return k * m // WAVE
+    return k * m * op[7] // WAVE
 
 
-def a_pos(op, i, k):
-    """(lane, element) of A[i][k]."""
-    return i + op[1] * (k // kl(op)), k % kl(op)
+def a_pos(op, i, k, blk):
+    """(lane, element) of A[i][k] of block blk: the k range of a lane is
+    Kl long, lane groups of M lanes hold the k ranges of a block in
+    order, then the next block."""
+    groups = op[3] // kl(op)
+    return i + op[1] * (k // kl(op) + groups * blk), k % kl(op)
 
 
-def b_pos(op, k, j):
-    return j + op[2] * (k // kl(op)), k % kl(op)
+def b_pos(op, k, j, blk):
+    groups = op[3] // kl(op)
+    return j + op[2] * (k // kl(op) + groups * blk), k % kl(op)
 
 
-def cd_pos(op, i, j):
-    """(lane, register) of C[i][j] and D[i][j]."""
+def cd_pos(op, i, j, blk):
+    """(lane, register) of C[i][j] and D[i][j] of block blk."""
+    if op[1] == 4:
+        return 4 * blk + j, i
     if op[1] == 16:
-        return j + 16 * (i // 4), i % 4
-    return j + 32 * ((i // 4) % 2), 4 * (i // 8) + i % 4
+        return j + 16 * (i // 4), 4 * blk + i % 4
+    return j + 32 * ((i // 4) % 2), 16 * blk + 4 * (i // 8) + i % 4
 
 
 def nregs(op):
     """Registers per lane of A (= B) and of C (= D)."""
-    return max(1, kl(op) * WIDTH[op[4]] // 32), op[1] * op[2] // WAVE
+    return (max(1, kl(op) * WIDTH[op[4]] // 32),
+            op[1] * op[2] * op[7] // WAVE)
 
 
 def pack(elems, width, regs):
@@ -199,7 +228,34 @@ def pack(elems, width, regs):
 def make_case(op, rnd, c0=False):
     """Registers of A, B, C per lane (C None when it is the constant 0,
     c0), and the expected D registers."""
-    _, m, n, k, ta, tb, _ = op
+    _, m, n, k, ta, tb, _, nblk = op
+    ra, rc = nregs(op)
+    ea = [[0] * kl(op) for _ in range(WAVE)]
+    eb = [[0] * kl(op) for _ in range(WAVE)]
+    regs_c = [[0] * rc for _ in range(WAVE)]
+    regs_d = [[0] * rc for _ in range(WAVE)]
+    for blk in range(nblk):
+        A, B, C, D = block_case(op, rnd, c0)
+        for i in range(m):
+            for x in range(k):
+                lane, e = a_pos(op, i, x, blk)
+                ea[lane][e] = A[i][x][0]
+        for x in range(k):
+            for j in range(n):
+                lane, e = b_pos(op, x, j, blk)
+                eb[lane][e] = B[x][j][0]
+        for i in range(m):
+            for j in range(n):
+                lane, r = cd_pos(op, i, j, blk)
+                regs_c[lane][r] = C[i][j][0]
+                regs_d[lane][r] = D[i][j]
+    return (pack(ea, WIDTH[ta], ra), pack(eb, WIDTH[tb], ra),
+            None if c0 else regs_c, regs_d)
+
+
+def block_case(op, rnd, c0):
+    """One block's A, B, C as (bits, value) and D as bits."""
+    _, m, n, k, ta, tb, _, _ = op
     while True:
         A = [[pick(ta, rnd) for _ in range(k)] for _ in range(m)]
         B = [[pick(tb, rnd) for _ in range(n)] for _ in range(k)]
@@ -218,27 +274,7 @@ def make_case(op, rnd, c0=False):
                     ok = ok and exact_in_f32(terms, total)
                     D[i][j] = f32_bits(total) if ok else 0
         if ok:
-            break
-    ra, rc = nregs(op)
-    ea = [[0] * kl(op) for _ in range(WAVE)]
-    eb = [[0] * kl(op) for _ in range(WAVE)]
-    for i in range(m):
-        for x in range(k):
-            lane, e = a_pos(op, i, x)
-            ea[lane][e] = A[i][x][0]
-    for x in range(k):
-        for j in range(n):
-            lane, e = b_pos(op, x, j)
-            eb[lane][e] = B[x][j][0]
-    regs_c = [[0] * rc for _ in range(WAVE)]
-    regs_d = [[0] * rc for _ in range(WAVE)]
-    for i in range(m):
-        for j in range(n):
-            lane, r = cd_pos(op, i, j)
-            regs_c[lane][r] = C[i][j][0]
-            regs_d[lane][r] = D[i][j]
-    return (pack(ea, WIDTH[ta], ra), pack(eb, WIDTH[tb], ra),
-            None if c0 else regs_c, regs_d)
+            return A, B, C, D
 
 
 # --- kernel --------------------------------------------------------------
