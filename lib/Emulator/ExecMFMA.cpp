@@ -16,7 +16,10 @@
 // Products of f16/bf16/fp8 inputs are exact in double; they are summed in
 // double in k order and rounded to f32 once: the hardware's accumulation
 // order and intermediate rounding differ (reported as approximated).
-// cbsz/abid/blgp broadcasts are not modelled and stop the run.
+// CBSZ/ABID (multi-block shapes): block b reads the A block
+// ((b >> CBSZ) << CBSZ) | ABID. BLGP: B input lane l reads lane
+// l % 32 (1), 32 + l % 32 (2), (l + 16) % 64 (3), 16 * (BLGP - 4) + l % 16
+// (4-7). Other uses of these fields stop the run.
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emulator/Float.h"
@@ -94,11 +97,33 @@ void cdPos(const MfmaInfo &MI, unsigned Row, unsigned Col, unsigned Blk,
   }
 }
 
+/// The lane whose B input lane \p L reads under BLGP \p Blgp (lane
+/// group broadcasts and the rotation by 16).
+unsigned blgpLane(unsigned Blgp, unsigned L) {
+  switch (Blgp) {
+  case 1: return L % 32;
+  case 2: return 32 + L % 32;
+  case 3: return (L + 16) % 64;
+  case 4: case 5: case 6: case 7: return 16 * (Blgp - 4) + L % 16;
+  default: return L;
+  }
+}
+
+bool isF8(In T) { return T == In::FP8 || T == In::BF8; }
+
 void execMfma(Wave &W, const DInst &I) {
   const MfmaInfo &MI = *static_cast<const MfmaInfo *>(I.Info);
-  if (I.NumImms >= 3 && (I.Imm[0] || I.Imm[1] || I.Imm[2])) {
+  const unsigned Cbsz = I.NumImms >= 3 ? unsigned(I.Imm[0]) : 0;
+  const unsigned Abid = I.NumImms >= 3 ? unsigned(I.Imm[1]) : 0;
+  const unsigned Blgp = I.NumImms >= 3 ? unsigned(I.Imm[2]) : 0;
+  // CBSZ/ABID broadcast one A block of each group of 2^CBSZ blocks; it
+  // needs that many blocks. BLGP's meaning for the fp8/bf8 and f64 forms
+  // is not the lane pattern (f64: negation on CDNA3) and is not modelled.
+  if ((MI.Blocks == 1 && (Cbsz || Abid)) ||
+      (MI.Blocks > 1 && ((1u << Cbsz) > MI.Blocks || Abid >= (1u << Cbsz))) ||
+      (Blgp && (isF8(MI.A) || isF8(MI.B) || MI.F64Out))) {
     W.M->report(W, I, Violation::Unimplemented, -1,
-                "MFMA cbsz/abid/blgp broadcast controls are not modelled");
+                "MFMA cbsz/abid/blgp value is not modelled for this shape");
     return;
   }
   // Kl consecutive k per lane; lane l holds row (column) l % M (N) of
@@ -112,7 +137,7 @@ void execMfma(Wave &W, const DInst &I) {
   for (unsigned L = 0; L < 64; ++L)
     for (unsigned E = 0; E < Kl; ++E) {
       uint64_t Ab = packedElem(W, I.Src[0], L, E, BitsA);
-      uint64_t Bb = packedElem(W, I.Src[1], L, E, BitsB);
+      uint64_t Bb = packedElem(W, I.Src[1], blgpLane(Blgp, L), E, BitsB);
       if (MI.IntOut) {
         AI[L * Kl + E] = int8_t(Ab);
         BI[L * Kl + E] = int8_t(Bb);
@@ -122,6 +147,7 @@ void execMfma(Wave &W, const DInst &I) {
       }
     }
   auto AIdx = [&](unsigned Row, unsigned K, unsigned Blk) {
+    Blk = ((Blk >> Cbsz) << Cbsz) | Abid;
     return (Row + MI.M * (K / Kl + KG * Blk)) * Kl + K % Kl;
   };
   auto BIdx = [&](unsigned K, unsigned Col, unsigned Blk) {

@@ -36,7 +36,13 @@ Every opcode runs in its _vcd form (C and D in VGPRs) and its _acd form
 (C and D in AGPRs), each four times: D apart from C; D in the same
 registers as C (the accumulate-in-place use); A and B read from AGPRs;
 C the inline constant 0 (every element 0, the usual first step of a
-K loop). cbsz/abid/blgp stay 0 (the emulator does not model them).
+K loop); and twice more with the broadcast modifiers set, as AMD's matrix
+instruction calculator documents them: CBSZ/ABID on the multi-block
+shapes (block b multiplies A block ((b >> CBSZ) << CBSZ) | ABID), BLGP
+1-7 (B input lane l reads lane l % 32, 32 + l % 32, (l + 16) % 64, or
+16 * (BLGP - 4) + l % 16). BLGP is not set on the fp8/bf8 forms: what it
+does there is not settled from the documentation, and the emulator
+refuses it.
 
 The MC opcodes the kernel contains (from `asmevo-opt --emit=mir`) that
 pass every case are written with --write-tested.
@@ -225,56 +231,78 @@ def pack(elems, width, regs):
     return out
 
 
-def make_case(op, rnd, c0=False):
+def blgp_source(blgp, lane):
+    """The lane whose B registers B input lane `lane` reads under BLGP:
+    1 broadcasts lanes 0-31 to 32-63, 2 lanes 32-63 to 0-31, 3 rotates
+    down by 16 (lane 16's data to lane 0), 4-7 broadcast lane group
+    blgp - 4 (of 16 lanes) to the other three."""
+    if blgp == 1:
+        return lane % 32
+    if blgp == 2:
+        return 32 + lane % 32
+    if blgp == 3:
+        return (lane + 16) % 64
+    if blgp >= 4:
+        return 16 * (blgp - 4) + lane % 16
+    return lane
+
+
+def make_case(op, rnd, c0=False, mods=(0, 0, 0)):
     """Registers of A, B, C per lane (C None when it is the constant 0,
-    c0), and the expected D registers."""
+    c0), and the expected D registers. mods = (cbsz, abid, blgp): block b
+    multiplies A block ((b >> cbsz) << cbsz) | abid (CBSZ/ABID broadcast)
+    by the B data of the lanes blgp_source names."""
     _, m, n, k, ta, tb, _, nblk = op
+    cbsz, abid, blgp = mods
     ra, rc = nregs(op)
     ea = [[0] * kl(op) for _ in range(WAVE)]
     eb = [[0] * kl(op) for _ in range(WAVE)]
     regs_c = [[0] * rc for _ in range(WAVE)]
     regs_d = [[0] * rc for _ in range(WAVE)]
+    va, vb = {}, {}  # (lane, element) -> exact value
+    As, Bs, Cs = [], [], []
     for blk in range(nblk):
-        A, B, C, D = block_case(op, rnd, c0)
-        for i in range(m):
-            for x in range(k):
-                lane, e = a_pos(op, i, x, blk)
-                ea[lane][e] = A[i][x][0]
-        for x in range(k):
-            for j in range(n):
-                lane, e = b_pos(op, x, j, blk)
-                eb[lane][e] = B[x][j][0]
-        for i in range(m):
-            for j in range(n):
-                lane, r = cd_pos(op, i, j, blk)
-                regs_c[lane][r] = C[i][j][0]
-                regs_d[lane][r] = D[i][j]
-    return (pack(ea, WIDTH[ta], ra), pack(eb, WIDTH[tb], ra),
-            None if c0 else regs_c, regs_d)
-
-
-def block_case(op, rnd, c0):
-    """One block's A, B, C as (bits, value) and D as bits."""
-    _, m, n, k, ta, tb, _, _ = op
-    while True:
         A = [[pick(ta, rnd) for _ in range(k)] for _ in range(m)]
         B = [[pick(tb, rnd) for _ in range(n)] for _ in range(k)]
         C = [[(0, 0) if c0 else pick_c(ta, rnd) for _ in range(n)]
              for _ in range(m)]
-        D, ok = [[None] * n for _ in range(m)], True
+        As.append(A)
+        Bs.append(B)
+        Cs.append(C)
+        for i in range(m):
+            for x in range(k):
+                lane, e = a_pos(op, i, x, blk)
+                ea[lane][e] = A[i][x][0]
+                va[lane, e] = A[i][x][1]
+        for x in range(k):
+            for j in range(n):
+                lane, e = b_pos(op, x, j, blk)
+                eb[lane][e] = B[x][j][0]
+                vb[lane, e] = B[x][j][1]
+    for blk in range(nblk):
+        ablk = ((blk >> cbsz) << cbsz) | abid
         for i in range(m):
             for j in range(n):
-                terms = [A[i][x][1] * B[x][j][1] for x in range(k)] + \
-                    [C[i][j][1]]
+                terms = []
+                for x in range(k):
+                    a = va[a_pos(op, i, x, ablk)]
+                    lane, e = b_pos(op, x, j, blk)
+                    b = vb[blgp_source(blgp, lane), e]
+                    terms.append(a * b)
+                c = Cs[blk][i][j]
+                terms.append(c[1])
                 total = sum(terms)
                 if ta == "i8":
-                    D[i][j] = total & 0xFFFFFFFF
-                    ok = ok and -2 ** 31 <= total < 2 ** 31
+                    assert -2 ** 31 <= total < 2 ** 31
+                    d = total & 0xFFFFFFFF
                 else:
-                    ok = ok and exact_in_f32(terms, total)
-                    D[i][j] = f32_bits(total) if ok else 0
-        if ok:
-            return A, B, C, D
+                    assert exact_in_f32(terms, total)
+                    d = f32_bits(total)
+                lane, r = cd_pos(op, i, j, blk)
+                regs_c[lane][r] = c[0]
+                regs_d[lane][r] = d
+    return (pack(ea, WIDTH[ta], ra), pack(eb, WIDTH[tb], ra),
+            None if c0 else regs_c, regs_d)
 
 
 # --- kernel --------------------------------------------------------------
@@ -282,16 +310,37 @@ def block_case(op, rnd, c0):
 VARIANTS = ("apart", "in place", "agpr ab", "c0")
 
 
+def bcast_mods(op, count):
+    """(cbsz, abid, blgp) for the count-th broadcast case: CBSZ 1 up to
+    log2(blocks) with every ABID below 2^CBSZ in turn on multi-block
+    shapes, BLGP 1-7 in turn except on the fp8/bf8 forms (whose BLGP the
+    emulator does not model)."""
+    cbsz = abid = blgp = 0
+    if op[7] > 1:
+        cbsz = 1 + count % (op[7].bit_length() - 1)
+        abid = (count // 2) % (1 << cbsz)
+    if op[4] not in F8 and op[5] not in F8:
+        blgp = 1 + count % 7
+    return cbsz, abid, blgp
+
+
 def forms(arch):
-    """(op, cd, variant) per instruction: cd is "v" (VGPR C/D, _vcd) or
-    "a" (AGPR, _acd); the variant is one of VARIANTS."""
+    """(op, cd, variant, (cbsz, abid, blgp)) per instruction: cd is "v"
+    (VGPR C/D, _vcd) or "a" (AGPR, _acd); the variant is one of VARIANTS
+    or "bcast" (D apart from C, broadcast modifiers set)."""
     out = []
+    count = 0
     for op in OPS:
         if op[6] not in ("both", arch):
             continue
         for cd in "va":
             for v in VARIANTS:
-                out.append((op, cd, v))
+                out.append((op, cd, v, (0, 0, 0)))
+            for _ in range(2):
+                mods = bcast_mods(op, count)
+                count += 1
+                if any(mods):
+                    out.append((op, cd, "bcast", mods))
     return out
 
 
@@ -307,7 +356,7 @@ def kernel_ir(fs):
              "  %l = call i32 @llvm.amdgcn.workitem.id.x()"]
     inoff = outoff = 0
     nops = "s_nop 7\\0As_nop 7\\0As_nop 7"
-    for x, (op, cd, var) in enumerate(fs):
+    for x, (op, cd, var, mods) in enumerate(fs):
         ra, rc = nregs(op)
         vals = []
         srcs = (("a", ra), ("b", ra)) + ((("c", rc),) if var != "c0" else ())
@@ -329,7 +378,10 @@ def kernel_ir(fs):
             cons, src_c = "=&%s,v,v" % cd, "0"
         else:
             cons = "=&%s,%s,%s,%s" % (cd, ab, ab, cd)
-        asm = "%s\\0A%s $0, $1, $2, %s\\0A%s" % (nops, op[0], src_c, nops)
+        mod = "".join(" %s:%d" % (f, v) for f, v in
+                      zip(("cbsz", "abid", "blgp"), mods) if v)
+        asm = "%s\\0A%s $0, $1, $2, %s%s\\0A%s" % (nops, op[0], src_c, mod,
+                                                 nops)
         lines.append('  %%d%d = call %s asm sideeffect "%s", "%s"(%s)'
                      % (x, ty(rc), asm, cons, ", ".join(vals)))
         lines.append("  %%od%d = mul i32 %%l, %d" % (x, rc))
@@ -375,7 +427,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     rnd = random.Random(args.seed)
     fs = forms(args.arch)
-    cases = [make_case(op, rnd, v == "c0") for op, _, v in fs]
+    cases = [make_case(op, rnd, v == "c0", mods) for op, _, v, mods in fs]
     ir, nin, nout = kernel_ir(fs)
     words = []
     for a, b, c, _ in cases:
@@ -408,7 +460,7 @@ def main():
                            % (len(seq), len(fs)))
     tested, failed = set(), set()
     off = 0
-    for (op, cd, var), mc, (_, _, _, want) in zip(fs, seq, cases):
+    for (op, cd, var, mods), mc, (_, _, _, want) in zip(fs, seq, cases):
         form = "_acd" if cd == "a" else "_vcd"
         if strip_subtarget(mc) != mc_name(op) + form and \
                 not (mc.startswith(mc_name(op) + "_") and
@@ -423,6 +475,8 @@ def main():
                     bad.append((lane, r, got, want[lane][r]))
         off += WAVE * rc
         what = "%s %s %s" % (op[0], cd, var)
+        if any(mods):
+            what += " cbsz:%d abid:%d blgp:%d" % mods
         if bad:
             failed.add(mc)
             print("FAIL %s %s (%s): %d of %d elements differ" % (
