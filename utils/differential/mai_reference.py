@@ -47,6 +47,16 @@ refuses it.
 The MC opcodes the kernel contains (from `asmevo-opt --emit=mir`) that
 pass every case are written with --write-tested.
 
+Not checked (not settled from the documentation read): the rounding of
+inexact sums (accumulation order and intermediate rounding are not
+specified; the emulator rounds an exact double sum once and reports the
+result as approximated), NaN/infinity/denormal inputs, i32 wrap-around,
+EXEC (the emulator writes every lane). Not modelled here because the
+emulator leaves them unimplemented: the f64 forms (the calculator's
+README shows 4x4x4f64's D layout and 16x16x4f64's B layout, not the
+rest), the xf32 forms (register layout and input rounding not found),
+v_smfmac_* (sparse).
+
 Usage: mai_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                         --work DIR [--write-tested FILE]
 """
