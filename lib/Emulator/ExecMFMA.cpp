@@ -1,17 +1,25 @@
 //===- ExecMFMA.cpp - Matrix fused multiply-add ---------------------------===//
 //
 // CDNA3 ISA chapter 7 "Matrix Arithmetic Instructions" (7.1 layouts of A,
-// B, C/D in registers). For the single-block shapes implemented here:
-//  - A (M x K): lane l holds row i = l % M and, in its register tuple,
-//    Kl = K * M / 64 consecutive k starting at Kl * (l / M);
-//  - B (K x N): lane l holds column j = l % N, the same k range;
-//  - C/D (M x N), one element per lane and register r:
-//      16x16: i = 4 * (l / 16) + r,                       j = l % 16
-//      32x32: i = 8 * (r / 4) + 4 * (l / 32) + (r % 4),    j = l % 32.
+// B, C/D in registers; AMD's matrix instruction calculator gives the same
+// mappings). With Blocks independent M x N x K products per instruction
+// and Kl = K * M * Blocks / 64 consecutive k per lane (KG = K / Kl lane
+// groups per block):
+//  - A (M x K): lane l holds row l % M, k from Kl * ((l / M) % KG), of
+//    block l / (M * KG);
+//  - B (K x N): lane l holds column l % N, the same k range and block;
+//  - C/D, one element per lane and register r (cdPos):
+//      4x4 (16 blocks): row r, column l % 4, block l / 4;
+//      16x16: row 4 * (l / 16) + r % 4, column l % 16, block r / 4;
+//      32x32: row 8 * ((r % 16) / 4) + 4 * (l / 32) + r % 4,
+//             column l % 32, block r / 16.
 // Products of f16/bf16/fp8 inputs are exact in double; they are summed in
 // double in k order and rounded to f32 once: the hardware's accumulation
 // order and intermediate rounding differ (reported as approximated).
-// cbsz/abid/blgp broadcasts are not modelled and stop the run.
+// CBSZ/ABID (multi-block shapes): block b reads the A block
+// ((b >> CBSZ) << CBSZ) | ABID. BLGP: B input lane l reads lane
+// l % 32 (1), 32 + l % 32 (2), (l + 16) % 64 (3), 16 * (BLGP - 4) + l % 16
+// (4-7). Other uses of these fields stop the run.
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emulator/Float.h"
@@ -29,6 +37,7 @@ struct MfmaInfo {
   unsigned M, N, K;
   In A, B;
   bool IntOut, F64Out;
+  unsigned Blocks = 1;
 };
 
 unsigned inBits(In T) {
@@ -71,66 +80,106 @@ uint64_t packedElem(Wave &W, const Operand &O, unsigned L, unsigned E,
   return (V >> Sh) & ((1ull << Bits) - 1);
 }
 
+/// Where element (Row, Col) of block Blk of C/D is: register and lane.
+/// 4x4 shapes keep one block per group of four lanes; 16x16 and 32x32
+/// shapes give each block its own group of registers.
+void cdPos(const MfmaInfo &MI, unsigned Row, unsigned Col, unsigned Blk,
+           unsigned &Reg, unsigned &Lane) {
+  if (MI.M == 4) {
+    Reg = Row;
+    Lane = 4 * Blk + Col;
+  } else if (MI.M == 16) {
+    Reg = 4 * Blk + Row % 4;
+    Lane = 16 * (Row / 4) + Col;
+  } else {
+    Reg = 16 * Blk + 4 * (Row / 8) + Row % 4;
+    Lane = 32 * ((Row / 4) % 2) + Col;
+  }
+}
+
+/// The lane whose B input lane \p L reads under BLGP \p Blgp (lane
+/// group broadcasts and the rotation by 16).
+unsigned blgpLane(unsigned Blgp, unsigned L) {
+  switch (Blgp) {
+  case 1: return L % 32;
+  case 2: return 32 + L % 32;
+  case 3: return (L + 16) % 64;
+  case 4: case 5: case 6: case 7: return 16 * (Blgp - 4) + L % 16;
+  default: return L;
+  }
+}
+
+bool isF8(In T) { return T == In::FP8 || T == In::BF8; }
+
 void execMfma(Wave &W, const DInst &I) {
   const MfmaInfo &MI = *static_cast<const MfmaInfo *>(I.Info);
-  if (I.NumImms >= 3 && (I.Imm[0] || I.Imm[1] || I.Imm[2])) {
+  const unsigned Cbsz = I.NumImms >= 3 ? unsigned(I.Imm[0]) : 0;
+  const unsigned Abid = I.NumImms >= 3 ? unsigned(I.Imm[1]) : 0;
+  const unsigned Blgp = I.NumImms >= 3 ? unsigned(I.Imm[2]) : 0;
+  // CBSZ/ABID broadcast one A block of each group of 2^CBSZ blocks; it
+  // needs that many blocks. BLGP's meaning for the fp8/bf8 and f64 forms
+  // is not the lane pattern (f64: negation on CDNA3) and is not modelled.
+  if ((MI.Blocks == 1 && (Cbsz || Abid)) ||
+      (MI.Blocks > 1 && ((1u << Cbsz) > MI.Blocks || Abid >= (1u << Cbsz))) ||
+      (Blgp && (isF8(MI.A) || isF8(MI.B) || MI.F64Out))) {
     W.M->report(W, I, Violation::Unimplemented, -1,
-                "MFMA cbsz/abid/blgp broadcast controls are not modelled");
+                "MFMA cbsz/abid/blgp value is not modelled for this shape");
     return;
   }
-  const unsigned Kl = MI.K * MI.M / 64;
+  // Kl consecutive k per lane; lane l holds row (column) l % M (N) of
+  // k group (l / M) % KG of block l / (M * KG).
+  const unsigned Kl = MI.K * MI.M * MI.Blocks / 64, KG = MI.K / Kl;
   const unsigned BitsA = inBits(MI.A), BitsB = inBits(MI.B);
-  const unsigned OutRegs = MI.M * MI.N / 64 * (MI.F64Out ? 2 : 1);
-  const unsigned Elems = MI.M * MI.N / 64;
-  // Gather A and B as matrices.
-  double A[32][64], B[64][32];
-  int64_t AI[32][64], BI[64][32];
-  for (unsigned L = 0; L < 64; ++L) {
-    unsigned Row = L % MI.M, K0 = Kl * (L / MI.M);
+  const unsigned Elems = MI.M * MI.N * MI.Blocks / 64;
+  // A and B as read from the lanes, lane-major.
+  double A[64 * 8], B[64 * 8];
+  int64_t AI[64 * 8], BI[64 * 8];
+  for (unsigned L = 0; L < 64; ++L)
     for (unsigned E = 0; E < Kl; ++E) {
       uint64_t Ab = packedElem(W, I.Src[0], L, E, BitsA);
-      uint64_t Bb = packedElem(W, I.Src[1], L, E, BitsB);
+      uint64_t Bb = packedElem(W, I.Src[1], blgpLane(Blgp, L), E, BitsB);
       if (MI.IntOut) {
-        AI[Row][K0 + E] = int8_t(Ab);
-        BI[K0 + E][L % MI.N] = int8_t(Bb);
+        AI[L * Kl + E] = int8_t(Ab);
+        BI[L * Kl + E] = int8_t(Bb);
       } else {
-        A[Row][K0 + E] = elem(MI.A, Ab);
-        B[K0 + E][L % MI.N] = elem(MI.B, Bb);
+        A[L * Kl + E] = elem(MI.A, Ab);
+        B[L * Kl + E] = elem(MI.B, Bb);
       }
     }
-  }
-  // C and D element positions.
+  auto AIdx = [&](unsigned Row, unsigned K, unsigned Blk) {
+    Blk = ((Blk >> Cbsz) << Cbsz) | Abid;
+    return (Row + MI.M * (K / Kl + KG * Blk)) * Kl + K % Kl;
+  };
+  auto BIdx = [&](unsigned K, unsigned Col, unsigned Blk) {
+    return (Col + MI.N * (K / Kl + KG * Blk)) * Kl + K % Kl;
+  };
   alignas(64) uint64_t Res[32][64];
   const Operand &C = I.Src[2];
-  for (unsigned R = 0; R < Elems; ++R)
-    for (unsigned L = 0; L < 64; ++L) {
-      unsigned Row, Col;
-      if (MI.M == 16) {
-        Row = 4 * (L / 16) + R;
-        Col = L % 16;
-      } else {
-        Row = 8 * (R / 4) + 4 * (L / 32) + (R % 4);
-        Col = L % 32;
+  for (unsigned Blk = 0; Blk < MI.Blocks; ++Blk)
+    for (unsigned Row = 0; Row < MI.M; ++Row)
+      for (unsigned Col = 0; Col < MI.N; ++Col) {
+        unsigned R, L;
+        cdPos(MI, Row, Col, Blk, R, L);
+        if (MI.IntOut) {
+          int32_t Acc = int32_t(uint32_t(packedElem(W, C, L, R, 32)));
+          for (unsigned K = 0; K < MI.K; ++K)
+            Acc = int32_t(uint32_t(Acc) +
+                          uint32_t(AI[AIdx(Row, K, Blk)] *
+                                   BI[BIdx(K, Col, Blk)]));
+          Res[R][L] = uint32_t(Acc);
+        } else if (MI.F64Out) {
+          double Acc = asD(packedElem(W, C, L, R, 64));
+          for (unsigned K = 0; K < MI.K; ++K)
+            Acc = std::fma(A[AIdx(Row, K, Blk)], B[BIdx(K, Col, Blk)], Acc);
+          Res[R][L] = asU64(Acc);
+        } else {
+          double Sum = 0;
+          for (unsigned K = 0; K < MI.K; ++K)
+            Sum += A[AIdx(Row, K, Blk)] * B[BIdx(K, Col, Blk)];
+          float Cv = asF(uint32_t(packedElem(W, C, L, R, 32)));
+          Res[R][L] = asU(float(Sum + double(Cv)));
+        }
       }
-      if (MI.IntOut) {
-        int32_t Acc = int32_t(uint32_t(packedElem(W, C, L, R, 32)));
-        for (unsigned K = 0; K < MI.K; ++K)
-          Acc = int32_t(uint32_t(Acc) +
-                        uint32_t(AI[Row][K] * BI[K][Col]));
-        Res[R][L] = uint32_t(Acc);
-      } else if (MI.F64Out) {
-        double Acc = asD(packedElem(W, C, L, R, 64));
-        for (unsigned K = 0; K < MI.K; ++K)
-          Acc = std::fma(A[Row][K], B[K][Col], Acc);
-        Res[R][L] = asU64(Acc);
-      } else {
-        double Sum = 0;
-        for (unsigned K = 0; K < MI.K; ++K)
-          Sum += A[Row][K] * B[K][Col];
-        float Cv = asF(uint32_t(packedElem(W, C, L, R, 32)));
-        Res[R][L] = asU(float(Sum + double(Cv)));
-      }
-    }
   // MFMA ignores EXEC (ISA 7.1: all lanes participate).
   for (unsigned R = 0; R < Elems; ++R) {
     if (MI.F64Out) {
@@ -145,7 +194,6 @@ void execMfma(Wave &W, const DInst &I) {
         D[L] = uint32_t(Res[R][L]);
     }
   }
-  (void)OutRegs;
   W.M->ApproxBits |= MI.IntOut ? 0 : (MI.F64Out ? AX_MFMA_F64 : AX_MFMA);
 }
 
@@ -183,6 +231,30 @@ const Named Table[] = {
      {32, 32, 16, In::BF8, In::FP8, false, false}},
     {"V_MFMA_F32_32X32X16_BF8_BF8",
      {32, 32, 16, In::BF8, In::BF8, false, false}},
+    // Multi-block shapes (M x N x K per block, Blocks blocks).
+    {"V_MFMA_F32_32X32X1F32", {32, 32, 1, In::F32, In::F32, false, false, 2}},
+    {"V_MFMA_F32_16X16X1F32", {16, 16, 1, In::F32, In::F32, false, false, 4}},
+    {"V_MFMA_F32_4X4X1F32", {4, 4, 1, In::F32, In::F32, false, false, 16}},
+    {"V_MFMA_F32_32X32X4F16", {32, 32, 4, In::F16, In::F16, false, false, 2}},
+    {"V_MFMA_F32_16X16X4F16", {16, 16, 4, In::F16, In::F16, false, false, 4}},
+    {"V_MFMA_F32_4X4X4F16", {4, 4, 4, In::F16, In::F16, false, false, 16}},
+    {"V_MFMA_F32_32X32X4BF16_1K",
+     {32, 32, 4, In::BF16, In::BF16, false, false, 2}},
+    {"V_MFMA_F32_16X16X4BF16_1K",
+     {16, 16, 4, In::BF16, In::BF16, false, false, 4}},
+    {"V_MFMA_F32_4X4X4BF16_1K",
+     {4, 4, 4, In::BF16, In::BF16, false, false, 16}},
+    {"V_MFMA_I32_32X32X4I8", {32, 32, 4, In::I8, In::I8, true, false, 2}},
+    {"V_MFMA_I32_16X16X4I8", {16, 16, 4, In::I8, In::I8, true, false, 4}},
+    {"V_MFMA_I32_4X4X4I8", {4, 4, 4, In::I8, In::I8, true, false, 16}},
+    // CDNA2's bf16 forms with two bf16 per lane.
+    {"V_MFMA_F32_32X32X2BF16",
+     {32, 32, 2, In::BF16, In::BF16, false, false, 2}},
+    {"V_MFMA_F32_16X16X2BF16",
+     {16, 16, 2, In::BF16, In::BF16, false, false, 4}},
+    {"V_MFMA_F32_4X4X2BF16", {4, 4, 2, In::BF16, In::BF16, false, false, 16}},
+    {"V_MFMA_F32_32X32X4BF16", {32, 32, 4, In::BF16, In::BF16, false, false}},
+    {"V_MFMA_F32_16X16X8BF16", {16, 16, 8, In::BF16, In::BF16, false, false}},
     // V_MFMA_F64_* are left unimplemented: their D layout is not verified.
 };
 

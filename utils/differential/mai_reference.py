@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""MFMA (matrix fused multiply-add) instructions against a Python model
+written from AMD's documentation of the CDNA2/CDNA3 matrix instructions
+(CDNA3 ISA guide, "Matrix Arithmetic Instructions"; AMD's matrix
+instruction calculator and the "AMD matrix cores" lab note give the same
+register layouts).
+
+D = A * B + C on one wave of 64 lanes, for Blocks independent M x N x K
+products per instruction (1 block for the K-accumulating 16x16 and 32x32
+shapes, 2 for 32x32x1/x2/x4, 4 for 16x16x1/x2/x4, 16 for 4x4), with
+Kl = K * M * Blocks / 64 elements of A and of B per lane:
+  - A (M x K): element A[i][k] of block b is in lane
+    i + M * (k / Kl + (K / Kl) * b), element k % Kl of the lane's packed
+    source (element e of a packed source is bits [e*w, e*w + w) of its
+    registers, low register first, w the input width);
+  - B (K x N): B[k][j] of block b is in lane j + N * (k / Kl + (K / Kl) * b),
+    element k % Kl;
+  - C and D (M x N), one 32-bit element per lane and register:
+      4x4:   C[i][j] of block b in register i of lane 4 * b + j;
+      16x16: register 4 * b + i % 4 of lane 16 * (i / 4) + j;
+      32x32: register 16 * b + 4 * (i / 8) + i % 4 of lane
+             32 * ((i / 4) % 2) + j.
+Input formats: f32, f16, bf16 (the _1k forms: 4 per lane pair of
+registers), i8 (signed), and on gfx942 fp8 (E4M3, bias 8) and bf8 (E5M2,
+bias 16) in their FNUZ encodings (no infinities, 0x80 is the only NaN).
+
+The float inputs are chosen so that every product, every partial sum in
+any order and the sum with C are exact in f32 (few mantissa bits, a
+bounded exponent range; checked per case): the result does not depend on
+the hardware's accumulation order or intermediate rounding, which the
+documentation does not specify, so rounding (inexact sums), denormal
+handling, NaN and infinity propagation are not checked. i8 cases keep
+the i32 accumulation within range (wrap-around is not checked).
+
+Every opcode runs in its _vcd form (C and D in VGPRs) and its _acd form
+(C and D in AGPRs), each four times: D apart from C; D in the same
+registers as C (the accumulate-in-place use); A and B read from AGPRs;
+C the inline constant 0 (every element 0, the usual first step of a
+K loop); and twice more with the broadcast modifiers set, as AMD's matrix
+instruction calculator documents them: CBSZ/ABID on the multi-block
+shapes (block b multiplies A block ((b >> CBSZ) << CBSZ) | ABID), BLGP
+1-7 (B input lane l reads lane l % 32, 32 + l % 32, (l + 16) % 64, or
+16 * (BLGP - 4) + l % 16). BLGP is not set on the fp8/bf8 forms: what it
+does there is not settled from the documentation, and the emulator
+refuses it.
+
+The MC opcodes the kernel contains (from `asmevo-opt --emit=mir`) that
+pass every case are written with --write-tested.
+
+Not checked (not settled from the documentation read): the rounding of
+inexact sums (accumulation order and intermediate rounding are not
+specified; the emulator rounds an exact double sum once and reports the
+result as approximated), NaN/infinity/denormal inputs, i32 wrap-around,
+EXEC (the emulator writes every lane). Not modelled here because the
+emulator leaves them unimplemented: the f64 forms (the calculator's
+README shows 4x4x4f64's D layout and 16x16x4f64's B layout, not the
+rest), the xf32 forms (register layout and input rounding not found),
+v_smfmac_* (sparse).
+
+Usage: mai_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
+                        --work DIR [--write-tested FILE]
+"""
+import argparse
+import os
+import random
+import struct
+import sys
+from fractions import Fraction as Q
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from constfold import mc_opcodes, run, strip_subtarget  # noqa: E402
+
+WAVE = 64
+
+# asm mnemonic, M, N, K, A type, B type, targets[, blocks].
+OPS = [
+    ("v_mfma_f32_32x32x2f32", 32, 32, 2, "f32", "f32", "both"),
+    ("v_mfma_f32_16x16x4f32", 16, 16, 4, "f32", "f32", "both"),
+    ("v_mfma_f32_32x32x8f16", 32, 32, 8, "f16", "f16", "both"),
+    ("v_mfma_f32_16x16x16f16", 16, 16, 16, "f16", "f16", "both"),
+    ("v_mfma_f32_32x32x8bf16_1k", 32, 32, 8, "bf16", "bf16", "both"),
+    ("v_mfma_f32_16x16x16bf16_1k", 16, 16, 16, "bf16", "bf16", "both"),
+    ("v_mfma_i32_32x32x8i8", 32, 32, 8, "i8", "i8", "gfx90a"),
+    ("v_mfma_i32_16x16x16i8", 16, 16, 16, "i8", "i8", "gfx90a"),
+    ("v_mfma_i32_32x32x16_i8", 32, 32, 16, "i8", "i8", "gfx942"),
+    ("v_mfma_i32_16x16x32_i8", 16, 16, 32, "i8", "i8", "gfx942"),
+]
+for _a in ("fp8", "bf8"):
+    for _b in ("fp8", "bf8"):
+        OPS.append(("v_mfma_f32_16x16x32_%s_%s" % (_a, _b), 16, 16, 32,
+                    _a, _b, "gfx942"))
+        OPS.append(("v_mfma_f32_32x32x16_%s_%s" % (_a, _b), 32, 32, 16,
+                    _a, _b, "gfx942"))
+# Multi-block shapes: blocks independent products in one instruction.
+for _m, _b in ((32, 2), (16, 4), (4, 16)):
+    OPS += [
+        ("v_mfma_f32_%dx%dx1f32" % (_m, _m), _m, _m, 1, "f32", "f32",
+         "both", _b),
+        ("v_mfma_f32_%dx%dx4f16" % (_m, _m), _m, _m, 4, "f16", "f16",
+         "both", _b),
+        ("v_mfma_f32_%dx%dx4bf16_1k" % (_m, _m), _m, _m, 4, "bf16",
+         "bf16", "both", _b),
+        ("v_mfma_i32_%dx%dx4i8" % (_m, _m), _m, _m, 4, "i8", "i8", "both",
+         _b),
+        # CDNA2's bf16 forms, two bf16 per lane.
+        ("v_mfma_f32_%dx%dx2bf16" % (_m, _m), _m, _m, 2, "bf16", "bf16",
+         "gfx90a", _b)]
+OPS += [("v_mfma_f32_32x32x4bf16", 32, 32, 4, "bf16", "bf16", "gfx90a"),
+        ("v_mfma_f32_16x16x8bf16", 16, 16, 8, "bf16", "bf16", "gfx90a")]
+OPS = [op + (1,) if len(op) == 7 else op for op in OPS]
+
+WIDTH = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "fp8": 8, "bf8": 8}
+
+
+# --- element encodings -------------------------------------------------
+
+def f32_bits(x):
+    b = struct.unpack("<I", struct.pack("<f", float(x)))[0]
+    if Q(struct.unpack("<f", struct.pack("<I", b))[0]) != Q(x):
+        raise ValueError("%s is not exact in f32" % x)
+    return b
+
+
+def f16_bits(x):
+    b = struct.unpack("<H", struct.pack("<e", float(x)))[0]
+    if Q(struct.unpack("<e", struct.pack("<H", b))[0]) != Q(x):
+        raise ValueError("%s is not exact in f16" % x)
+    return b
+
+
+def bf16_bits(x):
+    b = f32_bits(x)
+    if b & 0xFFFF:
+        raise ValueError("%s is not exact in bf16" % x)
+    return b >> 16
+
+
+def fnuz_value(byte, ebits, mbits):
+    """An FNUZ 8-bit float (bias 2^(ebits-1), no infinities, 0x80 NaN)
+    as an exact fraction; None for the NaN."""
+    if byte == 0x80:
+        return None
+    bias = 1 << (ebits - 1)
+    s, e, m = byte >> 7, (byte >> mbits) & ((1 << ebits) - 1), \
+        byte & ((1 << mbits) - 1)
+    if e == 0:
+        v = Q(m, 1 << mbits) * Q(2) ** (1 - bias)
+    else:
+        v = Q((1 << mbits) + m, 1 << mbits) * Q(2) ** (e - bias)
+    return -v if s else v
+
+
+F8 = {"fp8": (4, 3), "bf8": (5, 2)}
+# The bytes whose value is 0 or of magnitude in [1/4, 16]: products are
+# multiples of 2^-10 below 2^8, so 32 of them sum exactly in f32.
+F8_CHOICES = {
+    t: [(b, fnuz_value(b, *F8[t])) for b in range(256)
+        if fnuz_value(b, *F8[t]) is not None and
+        (fnuz_value(b, *F8[t]) == 0 or
+         Q(1, 4) <= abs(fnuz_value(b, *F8[t])) <= 16)]
+    for t in F8}
+
+
+def pick(ty, rnd):
+    """A random element of type ty: (bits, exact value)."""
+    if ty == "i8":
+        v = rnd.randrange(-128, 128)
+        return v & 0xFF, v
+    if ty in F8:
+        return rnd.choice(F8_CHOICES[ty])
+    # m * 2^e with |m| < 8 and e in -2..2: 3 significant bits, products
+    # multiples of 2^-4 below 2^8.
+    v = Q(rnd.randrange(-7, 8)) * Q(2) ** rnd.randrange(-2, 3)
+    enc = {"f32": f32_bits, "f16": f16_bits, "bf16": bf16_bits}[ty]
+    return enc(v), v
+
+
+def pick_c(ty, rnd):
+    if ty == "i8":
+        v = rnd.randrange(-2 ** 30, 2 ** 30)
+        return v & 0xFFFFFFFF, v
+    v = Q(rnd.randrange(-2 ** 14, 2 ** 14), 16)
+    return f32_bits(v), v
+
+
+def exact_in_f32(terms, total):
+    """Every partial sum of terms, in any order, is exact in f32: all are
+    multiples of the smallest power of two among their denominators and
+    their absolute sum stays below 2^24 of that unit."""
+    unit = max(t.denominator for t in terms)
+    if unit & (unit - 1):
+        return False
+    return sum(abs(t) for t in terms) * unit < 2 ** 24 and \
+        f32_bits(total) is not None
+
+
+# --- layouts -------------------------------------------------------------
+
+def kl(op):
+    """Elements of A (and B) per lane."""
+    _, m, _, k = op[:4]
+    return k * m * op[7] // WAVE
+
+
+def a_pos(op, i, k, blk):
+    """(lane, element) of A[i][k] of block blk: the k range of a lane is
+    Kl long, lane groups of M lanes hold the k ranges of a block in
+    order, then the next block."""
+    groups = op[3] // kl(op)
+    return i + op[1] * (k // kl(op) + groups * blk), k % kl(op)
+
+
+def b_pos(op, k, j, blk):
+    groups = op[3] // kl(op)
+    return j + op[2] * (k // kl(op) + groups * blk), k % kl(op)
+
+
+def cd_pos(op, i, j, blk):
+    """(lane, register) of C[i][j] and D[i][j] of block blk."""
+    if op[1] == 4:
+        return 4 * blk + j, i
+    if op[1] == 16:
+        return j + 16 * (i // 4), 4 * blk + i % 4
+    return j + 32 * ((i // 4) % 2), 16 * blk + 4 * (i // 8) + i % 4
+
+
+def nregs(op):
+    """Registers per lane of A (= B) and of C (= D)."""
+    return (max(1, kl(op) * WIDTH[op[4]] // 32),
+            op[1] * op[2] * op[7] // WAVE)
+
+
+def pack(elems, width, regs):
+    """Per-lane registers from per-lane element lists."""
+    out = []
+    for lane in elems:
+        word = 0
+        for e, bits in enumerate(lane):
+            word |= bits << (e * width)
+        out.append([(word >> (32 * r)) & 0xFFFFFFFF for r in range(regs)])
+    return out
+
+
+def blgp_source(blgp, lane):
+    """The lane whose B registers B input lane `lane` reads under BLGP:
+    1 broadcasts lanes 0-31 to 32-63, 2 lanes 32-63 to 0-31, 3 rotates
+    down by 16 (lane 16's data to lane 0), 4-7 broadcast lane group
+    blgp - 4 (of 16 lanes) to the other three."""
+    if blgp == 1:
+        return lane % 32
+    if blgp == 2:
+        return 32 + lane % 32
+    if blgp == 3:
+        return (lane + 16) % 64
+    if blgp >= 4:
+        return 16 * (blgp - 4) + lane % 16
+    return lane
+
+
+def make_case(op, rnd, c0=False, mods=(0, 0, 0)):
+    """Registers of A, B, C per lane (C None when it is the constant 0,
+    c0), and the expected D registers. mods = (cbsz, abid, blgp): block b
+    multiplies A block ((b >> cbsz) << cbsz) | abid (CBSZ/ABID broadcast)
+    by the B data of the lanes blgp_source names."""
+    _, m, n, k, ta, tb, _, nblk = op
+    cbsz, abid, blgp = mods
+    ra, rc = nregs(op)
+    ea = [[0] * kl(op) for _ in range(WAVE)]
+    eb = [[0] * kl(op) for _ in range(WAVE)]
+    regs_c = [[0] * rc for _ in range(WAVE)]
+    regs_d = [[0] * rc for _ in range(WAVE)]
+    va, vb = {}, {}  # (lane, element) -> exact value
+    As, Bs, Cs = [], [], []
+    for blk in range(nblk):
+        A = [[pick(ta, rnd) for _ in range(k)] for _ in range(m)]
+        B = [[pick(tb, rnd) for _ in range(n)] for _ in range(k)]
+        C = [[(0, 0) if c0 else pick_c(ta, rnd) for _ in range(n)]
+             for _ in range(m)]
+        As.append(A)
+        Bs.append(B)
+        Cs.append(C)
+        for i in range(m):
+            for x in range(k):
+                lane, e = a_pos(op, i, x, blk)
+                ea[lane][e] = A[i][x][0]
+                va[lane, e] = A[i][x][1]
+        for x in range(k):
+            for j in range(n):
+                lane, e = b_pos(op, x, j, blk)
+                eb[lane][e] = B[x][j][0]
+                vb[lane, e] = B[x][j][1]
+    for blk in range(nblk):
+        ablk = ((blk >> cbsz) << cbsz) | abid
+        for i in range(m):
+            for j in range(n):
+                terms = []
+                for x in range(k):
+                    a = va[a_pos(op, i, x, ablk)]
+                    lane, e = b_pos(op, x, j, blk)
+                    b = vb[blgp_source(blgp, lane), e]
+                    terms.append(a * b)
+                c = Cs[blk][i][j]
+                terms.append(c[1])
+                total = sum(terms)
+                if ta == "i8":
+                    assert -2 ** 31 <= total < 2 ** 31
+                    d = total & 0xFFFFFFFF
+                else:
+                    assert exact_in_f32(terms, total)
+                    d = f32_bits(total)
+                lane, r = cd_pos(op, i, j, blk)
+                regs_c[lane][r] = c[0]
+                regs_d[lane][r] = d
+    return (pack(ea, WIDTH[ta], ra), pack(eb, WIDTH[tb], ra),
+            None if c0 else regs_c, regs_d)
+
+
+# --- kernel --------------------------------------------------------------
+
+VARIANTS = ("apart", "in place", "agpr ab", "c0")
+
+
+def bcast_mods(op, count):
+    """(cbsz, abid, blgp) for the count-th broadcast case: CBSZ 1 up to
+    log2(blocks) with every ABID below 2^CBSZ in turn on multi-block
+    shapes, BLGP 1-7 in turn except on the fp8/bf8 forms (whose BLGP the
+    emulator does not model)."""
+    cbsz = abid = blgp = 0
+    if op[7] > 1:
+        cbsz = 1 + count % (op[7].bit_length() - 1)
+        abid = (count // 2) % (1 << cbsz)
+    if op[4] not in F8 and op[5] not in F8:
+        blgp = 1 + count % 7
+    return cbsz, abid, blgp
+
+
+def forms(arch):
+    """(op, cd, variant, (cbsz, abid, blgp)) per instruction: cd is "v"
+    (VGPR C/D, _vcd) or "a" (AGPR, _acd); the variant is one of VARIANTS
+    or "bcast" (D apart from C, broadcast modifiers set)."""
+    out = []
+    count = 0
+    for op in OPS:
+        if op[6] not in ("both", arch):
+            continue
+        for cd in "va":
+            for v in VARIANTS:
+                out.append((op, cd, v, (0, 0, 0)))
+            for _ in range(2):
+                mods = bcast_mods(op, count)
+                count += 1
+                if any(mods):
+                    out.append((op, cd, "bcast", mods))
+    return out
+
+
+def ty(n):
+    return "i32" if n == 1 else "<%d x i32>" % n
+
+
+def kernel_ir(fs):
+    lines = ['target triple = "amdgcn-amd-amdhsa"',
+             "declare i32 @llvm.amdgcn.workitem.id.x()",
+             "define amdgpu_kernel void @k(ptr addrspace(1) %out, "
+             "ptr addrspace(1) %in) #0 {",
+             "  %l = call i32 @llvm.amdgcn.workitem.id.x()"]
+    inoff = outoff = 0
+    nops = "s_nop 7\\0As_nop 7\\0As_nop 7"
+    for x, (op, cd, var, mods) in enumerate(fs):
+        ra, rc = nregs(op)
+        vals = []
+        srcs = (("a", ra), ("b", ra)) + ((("c", rc),) if var != "c0" else ())
+        for name, n in srcs:
+            lines.append("  %%o%s%d = mul i32 %%l, %d" % (name, x, n))
+            lines.append("  %%p%s%d = add i32 %%o%s%d, %d"
+                         % (name, x, name, x, inoff))
+            lines.append("  %%g%s%d = getelementptr i32, ptr addrspace(1) "
+                         "%%in, i32 %%p%s%d" % (name, x, name, x))
+            lines.append("  %%%s%d = load volatile %s, ptr addrspace(1) "
+                         "%%g%s%d, align 4" % (name, x, ty(n), name, x))
+            vals.append("%s %%%s%d" % (ty(n), name, x))
+            inoff += WAVE * n
+        ab = "a" if var == "agpr ab" else "v"
+        src_c = "$3"
+        if var == "in place":
+            cons = "=%s,v,v,0" % cd
+        elif var == "c0":
+            cons, src_c = "=&%s,v,v" % cd, "0"
+        else:
+            cons = "=&%s,%s,%s,%s" % (cd, ab, ab, cd)
+        mod = "".join(" %s:%d" % (f, v) for f, v in
+                      zip(("cbsz", "abid", "blgp"), mods) if v)
+        asm = "%s\\0A%s $0, $1, $2, %s%s\\0A%s" % (nops, op[0], src_c, mod,
+                                                 nops)
+        lines.append('  %%d%d = call %s asm sideeffect "%s", "%s"(%s)'
+                     % (x, ty(rc), asm, cons, ", ".join(vals)))
+        lines.append("  %%od%d = mul i32 %%l, %d" % (x, rc))
+        lines.append("  %%pd%d = add i32 %%od%d, %d" % (x, x, outoff))
+        lines.append("  %%gd%d = getelementptr i32, ptr addrspace(1) %%out, "
+                     "i32 %%pd%d" % (x, x))
+        lines.append("  store volatile %s %%d%d, ptr addrspace(1) %%gd%d, "
+                     "align 4" % (ty(rc), x, x))
+        outoff += WAVE * rc
+    lines += ["  ret void", "}",
+              'attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }']
+    return "\n".join(lines) + "\n", inoff, outoff
+
+
+def spec(nin, nout):
+    return "\n".join([
+        "asmevo-launch: 1", "buffers:",
+        "  out: {type: u32, count: %d, role: out}" % nout,
+        "  in: {type: u32, count: %d, role: in}" % nin,
+        "kernel: k", "grid: [1]", "block: [64]",
+        "args: [out, in]"]) + "\n"
+
+
+def mc_name(op):
+    """v_mfma_f32_32x32x8bf16_1k -> V_MFMA_F32_32X32X8BF16_1K (the MC
+    stem); the gfx942 spellings drop the underscore before the input type
+    of the older ops (v_mfma_i32_32x32x16_i8 -> ..._32X32X16I8)."""
+    n = op[0].upper()
+    if n.endswith("_I8"):
+        n = n[:-3] + "I8"
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--arch", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--write-tested")
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    rnd = random.Random(args.seed)
+    fs = forms(args.arch)
+    cases = [make_case(op, rnd, v == "c0", mods) for op, _, v, mods in fs]
+    ir, nin, nout = kernel_ir(fs)
+    words = []
+    for a, b, c, _ in cases:
+        for regs in (a, b) + ((c,) if c else ()):
+            for lane in regs:
+                words += lane
+    assert len(words) == nin
+    inp = os.path.join(args.work, "in.bin")
+    with open(inp, "wb") as f:
+        f.write(struct.pack("<%dI" % nin, *words))
+    with open(os.path.join(args.work, "spec.yaml"), "w") as f:
+        f.write(spec(nin, nout))
+    ll = os.path.join(args.work, "k.ll")
+    co = os.path.join(args.work, "k.co")
+    with open(ll, "w") as f:
+        f.write(ir)
+    run([args.clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=" + args.arch,
+         "-O1", "-nogpulib", ll, "-o", co], "clang")
+    od = os.path.join(args.work, "out")
+    txt = run([os.path.join(args.bin, "asmevo-verify"), "run", co, "--spec",
+               os.path.join(args.work, "spec.yaml"), "--output-dir", od,
+               "--input", "in=" + inp], "asmevo-verify run")
+    if "result: clean" not in txt:
+        raise RuntimeError("run not clean:\n" + txt)
+    with open(os.path.join(od, "out.bin"), "rb") as f:
+        out = struct.unpack("<%dI" % nout, f.read())
+    seq = [m for m in mc_opcodes(args, co) if m.startswith("V_MFMA")]
+    if len(seq) != len(fs):
+        raise RuntimeError("%d MFMA instructions in the kernel, %d emitted"
+                           % (len(seq), len(fs)))
+    tested, failed = set(), set()
+    off = 0
+    for (op, cd, var, mods), mc, (_, _, _, want) in zip(fs, seq, cases):
+        form = "_acd" if cd == "a" else "_vcd"
+        if strip_subtarget(mc) != mc_name(op) + form and \
+                not (mc.startswith(mc_name(op) + "_") and
+                     mc.endswith(form)):
+            raise RuntimeError("%s became %s" % (op[0], mc))
+        rc = len(want[0])
+        bad = []
+        for lane in range(WAVE):
+            for r in range(rc):
+                got = out[off + lane * rc + r]
+                if got != want[lane][r]:
+                    bad.append((lane, r, got, want[lane][r]))
+        off += WAVE * rc
+        what = "%s %s %s" % (op[0], cd, var)
+        if any(mods):
+            what += " cbsz:%d abid:%d blgp:%d" % mods
+        if bad:
+            failed.add(mc)
+            print("FAIL %s %s (%s): %d of %d elements differ" % (
+                args.arch, what, mc, len(bad), WAVE * rc))
+            for lane, r, got, exp in bad[:4]:
+                print("  lane %d reg %d: emulator=%#010x model=%#010x"
+                      % (lane, r, got, exp))
+        else:
+            tested.add(mc)
+            print("ok %s %s (%s)" % (args.arch, what, mc))
+    tested -= failed
+    print("%s: %d instructions, %d opcodes tested, %d failed" % (
+        args.arch, len(fs), len(tested), len(failed)))
+    if args.write_tested:
+        with open(args.write_tested, "w") as f:
+            f.write("".join(t + "\n" for t in sorted(tested)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
