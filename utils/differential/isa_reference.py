@@ -18,7 +18,6 @@ match a modelled instruction and pass on every lane are written with
 Usage: isa_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                         --work DIR [--write-tested FILE]
 """
-import argparse
 import math
 import os
 import random
@@ -27,6 +26,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from constfold import mc_opcodes, run, strip_subtarget  # noqa: E402
 
 M32 = 0xFFFFFFFF
@@ -430,15 +430,7 @@ def mc_base(mc):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--clang", required=True)
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--arch", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--write-tested")
-    ap.add_argument("--seed", type=int, default=11)
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
+    args = harness.arguments()
     fs = forms()
     lanes = inputs(args.seed)
     for j, o in enumerate("abc"):
@@ -497,13 +489,7 @@ def main():
         else:
             tested.add(mc)
             print("ok %s %s: %d lanes" % (args.arch, mc, N))
-    tested -= failed
-    print("%s: %d instructions, %d opcodes tested, %d failed" % (
-        args.arch, len(fs), len(tested), len(failed)))
-    if args.write_tested:
-        with open(args.write_tested, "w") as f:
-            f.write("".join(t + "\n" for t in sorted(tested)))
-    return 1 if failed else 0
+    return harness.finish(args, len(fs), tested, failed)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,6 @@ v_smfmac_* (sparse).
 Usage: mai_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                         --work DIR [--write-tested FILE]
 """
-import argparse
 import os
 import random
 import struct
@@ -68,6 +67,7 @@ import sys
 from fractions import Fraction as Q
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from constfold import mc_opcodes, run, strip_subtarget  # noqa: E402
 
 WAVE = 64
@@ -426,15 +426,7 @@ def mc_name(op):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--clang", required=True)
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--arch", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--write-tested")
-    ap.add_argument("--seed", type=int, default=11)
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
+    args = harness.arguments()
     rnd = random.Random(args.seed)
     fs = forms(args.arch)
     cases = [make_case(op, rnd, v == "c0", mods) for op, _, v, mods in fs]
@@ -497,13 +489,7 @@ def main():
         else:
             tested.add(mc)
             print("ok %s %s (%s)" % (args.arch, what, mc))
-    tested -= failed
-    print("%s: %d instructions, %d opcodes tested, %d failed" % (
-        args.arch, len(fs), len(tested), len(failed)))
-    if args.write_tested:
-        with open(args.write_tested, "w") as f:
-            f.write("".join(t + "\n" for t in sorted(tested)))
-    return 1 if failed else 0
+    return harness.finish(args, len(fs), tested, failed)
 
 
 if __name__ == "__main__":

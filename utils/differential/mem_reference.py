@@ -44,7 +44,6 @@ is tested only if all of them pass.
 Usage: mem_reference.py --clang CLANG --mc LLVM-MC --bin BUILD/bin
                         --arch gfx942 --work DIR [--write-tested FILE]
 """
-import argparse
 import os
 import random
 import re
@@ -53,6 +52,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from constfold import run, strip_subtarget  # noqa: E402
 
 M32 = 0xFFFFFFFF
@@ -1744,17 +1744,9 @@ def compare(args, cases, mcs, out, gmem, mem, results, lin, back=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--clang", required=True)
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--mc", required=True, help="llvm-mc (names opcodes)")
-    ap.add_argument("--arch", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--write-tested")
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--only", help="families to run (comma-separated)")
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
+    args = harness.arguments(
+        ("--mc", dict(required=True, help="llvm-mc (names opcodes)")),
+        ("--only", dict(help="families to run (comma-separated)")))
     groups = [("flat", flat_cases(args.arch), False),
               ("scratch", scratch_cases(args.arch), True),
               ("buffer", buffer_cases(args.arch), False),
@@ -1783,13 +1775,7 @@ def main():
         ninst += len(cases)
         tested |= t
         failed |= f
-    tested -= failed
-    print("%s: %d instructions, %d opcodes tested, %d failed" % (
-        args.arch, ninst, len(tested), len(failed)))
-    if args.write_tested:
-        with open(args.write_tested, "w") as f:
-            f.write("".join(t + "\n" for t in sorted(tested)))
-    return 1 if failed else 0
+    return harness.finish(args, ninst, tested, failed)
 
 
 if __name__ == "__main__":

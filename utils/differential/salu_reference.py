@@ -31,7 +31,6 @@ again by `llvm-mc --show-inst`) that pass in every wave are written with
 Usage: salu_reference.py --clang CLANG --llvm-mc LLVM_MC --bin BUILD/bin
                          --arch gfx942 --work DIR [--write-tested FILE]
 """
-import argparse
 import os
 import random
 import re
@@ -39,6 +38,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from constfold import run, strip_subtarget  # noqa: E402
 
 M32 = 0xFFFFFFFF
@@ -1215,16 +1215,7 @@ def run_kernel(args, tag, cases, ts, files_extra):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--clang", required=True)
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--llvm-mc", required=True)
-    ap.add_argument("--arch", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--write-tested")
-    ap.add_argument("--seed", type=int, default=11)
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
+    args = harness.arguments(("--llvm-mc", dict(required=True)))
     ts = tuples(args.seed)
     pm = pm_words(args.seed)
     cases = (sop2_cases() + sop1_cases() + sopc_cases() + sopk_cases() +
@@ -1237,12 +1228,7 @@ def main():
     tested -= failed
     for m in sorted(tested):
         print("ok %s %s" % (args.arch, m))
-    print("%s: %d cases, %d opcodes tested, %d failed" % (
-        args.arch, n, len(tested), len(failed)))
-    if args.write_tested:
-        with open(args.write_tested, "w") as f:
-            f.write("".join(t + "\n" for t in sorted(tested)))
-    return 1 if failed else 0
+    return harness.finish(args, n, tested, failed, "cases")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,6 @@ rounding is not stated), v_div_scale/fmas/fixup (not modelled).
 Usage: vmod_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                          --work DIR [--write-tested FILE]
 """
-import argparse
 import math
 import os
 import random
@@ -75,6 +74,7 @@ import sys
 from fractions import Fraction as Q
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 import isa_reference as ir  # noqa: E402
 from constfold import run, strip_subtarget  # noqa: E402
 
@@ -1976,15 +1976,7 @@ def tie_forms():
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--clang", required=True)
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--arch", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--write-tested")
-    ap.add_argument("--seed", type=int, default=11)
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
+    args = harness.arguments()
     groups = {"i": [], "f32": [], "f16": []}
     for f in sdwa_forms(args.arch) + dpp_forms(args.arch):
         ty = FORM_TY.get(f.mc.rsplit("_", 1)[0].lower(), "i")
@@ -2023,13 +2015,7 @@ def main():
         tested |= p
         failed |= fl
         total += n
-    tested -= failed
-    print("%s: %d instructions, %d opcodes tested, %d failed" % (
-        args.arch, total, len(tested), len(failed)))
-    if args.write_tested:
-        with open(args.write_tested, "w") as f:
-            f.write("".join(t + "\n" for t in sorted(tested)))
-    return 1 if failed else 0
+    return harness.finish(args, total, tested, failed)
 
 
 F32_VOP3 = {"V_FMA_F32", "V_FMAC_F32_e64", "V_FMAAK_F32", "V_FMAMK_F32",
