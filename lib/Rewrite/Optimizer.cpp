@@ -1430,7 +1430,8 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
     if (Processes > 1) {
       SharedCounter Counter;
       if (!Counter.valid())
-        return createStringError("cannot share memory with workers");
+        return createStringError("--jobs: cannot map memory to share with worker "
+                                 "processes (--jobs 1 needs none)");
       auto Workers = ForkedWorkers::start(
           Processes, [&](unsigned, ForkedWorkers::SendFn Send) {
             if (Error E = Prepare())
