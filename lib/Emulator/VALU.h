@@ -230,7 +230,9 @@ inline void store32(Wave &W, const DInst &I, const uint32_t *R,
         Out = (Old & ~FMask) | Field;
       } else if (I.DstUnused == 1 && Bits < 32) { // sign-extend upward
         Out = Field;
-        if ((V >> (Bits - 1)) & 1)
+        // Nothing lies above a field that ends at bit 31 (WORD_1,
+        // BYTE_3); a shift by 32 would be undefined.
+        if (((V >> (Bits - 1)) & 1) && Shift + Bits < 32)
           Out |= ~((1u << (Shift + Bits)) - 1);
       } else {
         Out = Field;

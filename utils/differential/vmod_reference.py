@@ -53,8 +53,9 @@ NaN source gives that NaN quieted (src0 first), otherwise a quiet NaN
 loses against a number, and two quiet NaNs give src0; -0 < +0. med3 with
 a NaN source is min3. clamp takes NaN to 0 (DX10_CLAMP) and -0 to +0.
 
-Left implemented-untested: transcendental ops (exp, log, rcp, rsq, sqrt,
-sin, cos; about 1 ulp on the hardware), v_dot2_f32_f16 and v_dot2c (the
+Not here: transcendental ops (exp, log, rcp, rsq, sqrt: checked against
+their documented error bounds by trans_reference.py; sin, cos: no bound
+documented), v_dot2_f32_f16 and v_dot2c (the
 emulator documents its summation as an approximation), v_mad_f32/mac_f32
 (the hardware flushes their denormals; the emulator keeps them),
 v_mad_f16/v_mac_f16 (LLVM only selects them with f16 denormals flushed;
