@@ -1450,8 +1450,9 @@ void emu::registerVMEM(SemRegistry &R) {
                       (St ? "STORE" : "LOAD") + "_FORMAT_";
       for (unsigned C = 1; C <= 4; ++C) {
         AddFmt(P + CompNames[C - 1], FmtInfo{C, St, false, false, Typed});
-        // d16_x and d16_xyz loads leave a register half unwritten.
-        if (St || C == 2 || C == 4)
+        // d16_x and d16_xyz loads leave a register half unwritten; no
+        // format has three 16-bit components (d16_xyz stores).
+        if (C == 2 || C == 4 || (St && C == 1))
           AddFmt(P + "D16_" + CompNames[C - 1],
                  FmtInfo{C, St, true, false, Typed});
       }
