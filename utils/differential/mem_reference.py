@@ -366,6 +366,7 @@ def region_mask(case):
     their conversion of a NaN is not documented."""
     f = case.extra.get("fmt")
     if f and case.kind == "load" and not case.extra.get("d16") and \
+            not case.extra.get("nanok") and f[0] in DFMTS and \
             f[1] == NFLOAT and DFMTS[f[0]][0] == 16:
         return 0xBFFFBFFF
     return M32
@@ -1810,6 +1811,89 @@ def fill_regs(c):
 # Main
 # ----------------------------------------------------------------------
 
+# Format accesses the emulator must refuse (the documents leave them
+# open): (why, the start of its refusal message, case fields).
+FMT_REFUSALS = [
+    ("unorm", "unorm/snorm", dict(mnem="buffer_load_format_x",
+                                  kind="load", fmt=(1, NUNORM))),
+    ("snorm", "unorm/snorm", dict(mnem="tbuffer_load_format_xy",
+                                  kind="load", fmt=(5, NSNORM))),
+    ("packed 2_10_10_10", "data format 9",
+     dict(mnem="tbuffer_load_format_xyzw", kind="load", fmt=(9, NUINT))),
+    ("narrowing store", "store conversion",
+     dict(mnem="tbuffer_store_format_x", kind="store", fmt=(1, NUINT))),
+    ("component count", "store of 2 components",
+     dict(mnem="buffer_store_format_xy", kind="store", fmt=(4, NUINT),
+          elem=(4, 2, False, 0))),
+    ("DST_SEL 0", "descriptor DST_SEL",
+     dict(mnem="buffer_load_format_x", kind="load", fmt=(4, NFLOAT),
+          w3=0x27000)),
+    ("out of range", "out-of-range lane",
+     dict(mnem="buffer_load_format_x", kind="load", fmt=(4, NUINT),
+          nr=REGION - 16 * 37 - 8)),
+    ("float16 NaN", "float16 NaN",
+     dict(mnem="tbuffer_load_format_x", kind="load", fmt=(2, NFLOAT),
+          nanok=True)),
+]
+
+
+def refusal_case(f):
+    dfmt, nfmt = f["fmt"]
+    typed = f["mnem"].startswith("t")
+    comps = FMT_COMPS.index(f["mnem"].rsplit("_", 1)[1]) + 1
+    bits, n = DFMTS.get(dfmt, (32, 4))
+    nb = bits // 8 * n
+    elem = (nb, 1, False, 0) if nb < 4 else (4, nb // 4, False, 0)
+    elem = f.get("elem", elem)
+    w3 = f.get("w3", DST_SEL_XYZW | (0x27000 if typed else
+                                     (nfmt << 12) | (dfmt << 15)))
+    return Case("buffer", f["mnem"], f["kind"], mode="offen", imm=0, soff=0,
+                nr=f.get("nr", BIGNR), elem=elem, fmt=(dfmt, nfmt),
+                comps=comps, d16=False, hi=False, typed=typed, regs=comps,
+                w3=w3, nanok=f.get("nanok", False))
+
+
+def check_refusals(args, work):
+    """Each refused form alone in a kernel: the run must stop with the
+    emulator's refusal. Returns the MC opcodes that did not."""
+    DFMT_NAMES.setdefault(9, "2_10_10_10")
+    failed = set()
+    for j, (what, msg, f) in enumerate(FMT_REFUSALS):
+        c = refusal_case(f)
+        c.index = 0
+        d = os.path.join(work, "refuse%d" % j)
+        os.makedirs(d, exist_ok=True)
+        P, lin = make_inputs(args.seed)
+        ll, co = os.path.join(d, "k.ll"), os.path.join(d, "k.co")
+        with open(ll, "w") as fo:
+            fo.write(kernel_ir([c], args.arch, False))
+        run([args.clang, "-target", "amdgcn-amd-amdhsa",
+             "-mcpu=" + args.arch, "-O1", "-nogpulib", ll, "-o", co],
+            "clang")
+        with open(os.path.join(d, "lin.bin"), "wb") as fo:
+            for w in lin:
+                fo.write(struct.pack("<%dI" % LW, *w))
+        with open(os.path.join(d, "mem.bin"), "wb") as fo:
+            fo.write(b"".join(struct.pack("<I", region_word(
+                0, k, P, keyof(c), region_mask(c))) for k in range(REGION // 4)))
+        with open(os.path.join(d, "spec.yaml"), "w") as fo:
+            fo.write(spec(1, pv_slot([c], False) - N * OUTW + 1))
+        p = subprocess.run(
+            [os.path.join(args.bin, "asmevo-verify"), "run", co, "--spec",
+             os.path.join(d, "spec.yaml"), "--output-dir",
+             os.path.join(d, "out"), "--input",
+             "lin=" + os.path.join(d, "lin.bin"), "--input",
+             "mem=" + os.path.join(d, "mem.bin")],
+            capture_output=True, text=True)
+        text = p.stdout + p.stderr
+        if "format buffer access not modelled: " + msg not in text:
+            mc = marked_opcodes(args, co)
+            print("FAIL %s refusal (%s): %s\n%s" % (args.arch, what, c.text,
+                                                   text[-1500:]))
+            failed |= set(strip_subtarget(m) for m in mc)
+    return failed
+
+
 def build_and_run(args, cases, work, scratch, ds=False):
     for k, c in enumerate(cases):
         c.index = k
@@ -1941,6 +2025,8 @@ def main():
         ninst += len(cases)
         tested |= t
         failed |= f
+    if not args.only or "fmtbuf" in args.only.split(","):
+        failed |= check_refusals(args, os.path.join(args.work, "fmtbuf"))
     return harness.finish(args, ninst, tested, failed)
 
 
