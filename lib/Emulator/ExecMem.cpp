@@ -1004,9 +1004,15 @@ static void execFormat(Wave &W, const DInst &I) {
       Offset += W.vreg(*VAddr, VK)[L];
     uint64_t ByteOff = uint64_t(Offset) + uint64_t(Index) * Stride;
     // Structured (idxen, stride) buffers check the index, raw ones the
-    // byte offset (as execBuffer does).
-    bool OOB = Stride != 0 && Idxen ? Index >= NumRecords
-                                    : ByteOff + Bytes > NumRecords;
+    // byte offset; lanes where the two disagree are an approximation (as
+    // in execBuffer).
+    bool ByteOOB = ByteOff + Bytes > NumRecords;
+    bool OOB = ByteOOB;
+    if (Stride != 0 && Idxen) {
+      OOB = Index >= NumRecords;
+      if (OOB != ByteOOB && ((Mask >> L) & 1))
+        M.ApproxBits |= AX_BUF_RANGE;
+    }
     if (OOB && ((Mask >> L) & 1)) {
       Refuse("out-of-range lane (what it reads or writes is not "
              "documented for format accesses)");
