@@ -401,7 +401,8 @@ void Decoder::decodeOne(const MCInst &MI, uint64_t Addr, unsigned Size) {
   if (D.mayLoad() || D.mayStore()) {
     if (StemRef.starts_with("DS_"))
       I.Flags |= FIsDS;
-    else if (StemRef.starts_with("BUFFER_"))
+    else if (StemRef.starts_with("BUFFER_") ||
+             StemRef.starts_with("TBUFFER_"))
       I.Flags |= FIsVMEM | FIsMUBUF;
     else if (StemRef.starts_with("GLOBAL_"))
       I.Flags |= FIsVMEM | FIsGlobal;
@@ -506,7 +507,7 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
     }
     return false;
   };
-  if (R.starts_with("BUFFER_")) {
+  if (R.starts_with("BUFFER_") || R.starts_with("TBUFFER_")) {
     // Returning atomics end in _RTN after the addressing mode
     // (BUFFER_ATOMIC_ADD_OFFEN_RTN).
     Strip("_RTN", FRtn);

@@ -776,6 +776,301 @@ void execBuffer(Wave &W, const DInst &I) {
   access(W, I, MI, Addr, Sp, Mask, Data, PendingOp::VM, false);
 }
 
+//===----------------------------------------------------------------------===//
+// Typed (format) buffer access: BUFFER_*_FORMAT_* and TBUFFER_*_FORMAT_*
+//===----------------------------------------------------------------------===//
+//
+// The format is the descriptor's DATA_FORMAT (word3 bits 18:15) and
+// NUM_FORMAT (bits 14:12) for MUBUF, the instruction's format field for
+// MTBUF (GFX9: dfmt in bits 3:0, nfmt in bits 6:4; LLVM's AMDGPU
+// MTBUFFormat encoding). Numbers follow LLVM's GFX9 tables: dfmt 1 8,
+// 2 16, 3 8_8, 4 32, 5 16_16, 10 8_8_8_8, 11 32_32, 12 16_16_16_16,
+// 13 32_32_32, 14 32_32_32_32; nfmt 0 unorm, 1 snorm, 2 uscaled,
+// 3 sscaled, 4 uint, 5 sint, 7 float. Components lie in memory X first,
+// each little-endian; components a format does not supply read as
+// (0, 0, 0, 1), the 1 in the number format's type.
+//
+// Only conversions the documents settle exactly are modelled; the rest
+// stop the run as unimplemented: unorm/snorm (rounding not documented),
+// the packed formats 10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10 (the bit
+// position of each component is not stated), float16 NaN loads, stores
+// that narrow or round (8/16-bit components from 32-bit data, f32 to
+// f16), stores whose component count differs from the format's,
+// descriptors whose DST_SEL is not X,Y,Z,W, out-of-range lanes (whether
+// they read 0 or the default W is not stated), d16 loads that leave the
+// high half of a register unwritten (d16_x, d16_xyz: LLVM gives them no
+// tied operand, so the half's value is not stated) and swizzled/ADD_TID
+// descriptors.
+
+namespace {
+
+struct FmtInfo {
+  unsigned Comps;   ///< Components of the instruction (x .. xyzw).
+  bool IsStore;
+  bool D16;         ///< 16-bit components, two per register.
+  bool Hi;          ///< d16_hi_x: the component goes to bits 31:16.
+  bool Typed;       ///< MTBUF: format from the instruction.
+};
+
+struct DataFmt {
+  unsigned Bits, Comps;
+};
+
+DataFmt dataFormat(unsigned Dfmt) {
+  switch (Dfmt) {
+  case 1: return {8, 1};
+  case 2: return {16, 1};
+  case 3: return {8, 2};
+  case 4: return {32, 1};
+  case 5: return {16, 2};
+  case 10: return {8, 4};
+  case 11: return {32, 2};
+  case 12: return {16, 4};
+  case 13: return {32, 3};
+  case 14: return {32, 4};
+  default: return {0, 0};
+  }
+}
+
+enum : unsigned { NUnorm, NSnorm, NUscaled, NSscaled, NUint, NSint, NRes6,
+                  NFloat };
+
+/// Why loads of (Bits, Nfmt) into 32-bit (or d16) components are not
+/// modelled, or nullptr.
+const char *loadRefusal(unsigned Bits, unsigned Nfmt, bool D16) {
+  if (Nfmt == NUnorm || Nfmt == NSnorm)
+    return "unorm/snorm conversion (its rounding is not documented)";
+  if (Nfmt == NRes6)
+    return "reserved number format 6";
+  if (Bits == 32)
+    return Nfmt == NUint || Nfmt == NSint || Nfmt == NFloat
+               ? (D16 ? "d16 load of a 32-bit component (narrowing)"
+                      : nullptr)
+               : "scaled conversion of a 32-bit component (rounding)";
+  if (Nfmt == NFloat && Bits == 8)
+    return "8-bit float component";
+  if (D16 && Bits == 16 && (Nfmt == NUscaled || Nfmt == NSscaled))
+    return "16-bit scaled component to f16 (rounding)";
+  return nullptr;
+}
+
+/// One component as the register holds it. False: a float16 NaN.
+bool loadComponent(uint32_t Raw, unsigned Bits, unsigned Nfmt, bool D16,
+                   uint32_t &Out) {
+  int32_t S = Bits == 32 ? int32_t(Raw)
+                         : int32_t(SignExtend32(Raw, Bits));
+  switch (Nfmt) {
+  case NUint: Out = D16 ? Raw & 0xffff : Raw; return true;
+  case NSint: Out = D16 ? uint32_t(S) & 0xffff : uint32_t(S); return true;
+  case NUscaled:
+    Out = D16 ? f32ToF16(float(Raw)) : asU(float(Raw)); // exact: <= 16 bits
+    return true;
+  case NSscaled:
+    Out = D16 ? f32ToF16(float(S)) : asU(float(S));
+    return true;
+  case NFloat:
+    if (Bits == 32) {
+      Out = Raw;
+      return true;
+    }
+    if (D16) {
+      Out = Raw; // the half itself
+      return true;
+    }
+    if ((Raw & 0x7c00) == 0x7c00 && (Raw & 0x3ff))
+      return false;
+    Out = asU(f16ToF32(uint16_t(Raw)));
+    return true;
+  }
+  return false;
+}
+
+uint32_t defaultComponent(unsigned K, unsigned Nfmt, bool D16) {
+  if (K != 3)
+    return 0;
+  if (Nfmt == NUint || Nfmt == NSint)
+    return 1;
+  return D16 ? 0x3c00u : 0x3f800000u;
+}
+
+/// Raw element access of \p Bytes (1, 2, 4, 8, 12, 16) bytes.
+MemInfo rawInfo(MK Kind, unsigned Bytes) {
+  if (Bytes < 4)
+    return MemInfo{Kind, uint8_t(Bytes), 1};
+  return MemInfo{Kind, 4, uint8_t(Bytes / 4)};
+}
+
+} // namespace
+
+static void execFormat(Wave &W, const DInst &I) {
+  const FmtInfo &FI = *static_cast<const FmtInfo *>(I.Info);
+  Machine &M = *W.M;
+  uint64_t Mask = W.exec();
+  auto Refuse = [&](const Twine &Why) {
+    M.report(W, I, Violation::Unimplemented, -1,
+             "format buffer access not modelled: " + Why);
+  };
+  if (I.Flags & FLds) {
+    Refuse("LDS DMA of a format load (the LDS data layout is not stated)");
+    return;
+  }
+  int RIdx = -1;
+  for (unsigned K = 0; K < I.NumSrcs; ++K)
+    if (I.Src[K].Kind == OpKind::SGPR && I.Src[K].Width == 4) {
+      RIdx = int(K);
+      break;
+    }
+  if (RIdx < 0 || unsigned(RIdx + 1) >= I.NumSrcs) {
+    Refuse("no resource descriptor");
+    return;
+  }
+  const Operand &Rsrc = I.Src[RIdx];
+  std::vector<const Operand *> Vecs;
+  for (int K = 0; K < RIdx; ++K)
+    if (I.Src[K].isVector())
+      Vecs.push_back(&I.Src[K]);
+  bool Offen = I.Flags & FOffen, Idxen = I.Flags & FIdxen;
+  const Operand *Data = nullptr, *VAddr = nullptr;
+  if (FI.IsStore) {
+    if (Vecs.empty()) {
+      Refuse("store without data");
+      return;
+    }
+    Data = Vecs[0];
+    if ((Offen || Idxen) && Vecs.size() > 1)
+      VAddr = Vecs[1];
+  } else if ((Offen || Idxen) && !Vecs.empty()) {
+    VAddr = Vecs[0];
+  }
+  uint32_t D0 = W.S[Rsrc.Reg & 127], D1 = W.S[(Rsrc.Reg + 1) & 127];
+  uint32_t NumRecords = W.S[(Rsrc.Reg + 2) & 127];
+  uint32_t D3 = W.S[(Rsrc.Reg + 3) & 127];
+  if (((D1 >> 31) & 1) || ((D3 >> 23) & 1)) {
+    Refuse("swizzled or ADD_TID descriptor");
+    return;
+  }
+  // DST_SEL_X..W (word3 bits 11:0, 3 bits each; 4..7 select X..W).
+  if ((D3 & 0xfff) != (4u | 5u << 3 | 6u << 6 | 7u << 9)) {
+    Refuse("descriptor DST_SEL other than X, Y, Z, W");
+    return;
+  }
+  unsigned Fmt;
+  if (FI.Typed) {
+    if (I.NumImms < 2) {
+      Refuse("MTBUF without its format field");
+      return;
+    }
+    Fmt = unsigned(I.Imm[1]) & 0x7f;
+  } else {
+    Fmt = ((D3 >> 15) & 0xf) | (((D3 >> 12) & 7) << 4);
+  }
+  unsigned Dfmt = Fmt & 0xf, Nfmt = (Fmt >> 4) & 7;
+  DataFmt DF = dataFormat(Dfmt);
+  if (!DF.Bits) {
+    Refuse("data format " + Twine(Dfmt) +
+           " (packed component layout not documented, or invalid)");
+    return;
+  }
+  if (FI.IsStore) {
+    if (FI.Comps != DF.Comps) {
+      Refuse("store of " + Twine(FI.Comps) + " components to a " +
+             Twine(DF.Comps) + "-component format");
+      return;
+    }
+    bool OK = (Nfmt == NUint || Nfmt == NSint || Nfmt == NFloat) &&
+              DF.Bits == (FI.D16 ? 16u : 32u);
+    if (!OK) {
+      Refuse("store conversion (narrowing or rounding) to data format " +
+             Twine(Dfmt) + ", number format " + Twine(Nfmt));
+      return;
+    }
+  } else if (const char *Why = loadRefusal(DF.Bits, Nfmt, FI.D16)) {
+    Refuse(Why);
+    return;
+  }
+  unsigned Bytes = DF.Bits / 8 * DF.Comps;
+  uint64_t Base64 = uint64_t(D0) | (uint64_t(D1 & 0xffff) << 32);
+  uint32_t Stride = (D1 >> 16) & 0x3fff;
+  uint32_t SOffset = W.scalar32(I.Src[RIdx + 1]);
+  uint32_t InstOff = uint32_t(I.Imm[0]);
+  alignas(64) uint64_t Addr[64];
+  Space Sp[64];
+  for (unsigned L = 0; L < 64; ++L) {
+    uint32_t Index = 0, Offset = InstOff;
+    unsigned VK = 0;
+    if (Idxen && VAddr)
+      Index = W.vreg(*VAddr, VK++)[L];
+    if (Offen && VAddr)
+      Offset += W.vreg(*VAddr, VK)[L];
+    uint64_t ByteOff = uint64_t(Offset) + uint64_t(Index) * Stride;
+    // Structured (idxen, stride) buffers check the index, raw ones the
+    // byte offset; lanes where the two disagree are an approximation (as
+    // in execBuffer).
+    bool ByteOOB = ByteOff + Bytes > NumRecords;
+    bool OOB = ByteOOB;
+    if (Stride != 0 && Idxen) {
+      OOB = Index >= NumRecords;
+      if (OOB != ByteOOB && ((Mask >> L) & 1))
+        M.ApproxBits |= AX_BUF_RANGE;
+    }
+    if (OOB && ((Mask >> L) & 1)) {
+      Refuse("out-of-range lane (what it reads or writes is not "
+             "documented for format accesses)");
+      return;
+    }
+    Addr[L] = Base64 + SOffset + ByteOff;
+    Sp[L] = Space::Global;
+  }
+  MemInfo Raw = rawInfo(FI.IsStore ? MK::Store : MK::Load, Bytes);
+  if (FI.Hi && FI.IsStore)
+    Raw.D16 = 2; // the component is the register's high half
+  if (FI.IsStore) {
+    // The stored 16-bit components are the register halves in memory
+    // order, and 32-bit ones the registers: the raw store of the data
+    // registers (d16: Comps halves, one or two registers).
+    access(W, I, Raw, Addr, Sp, Mask, Data, PendingOp::VM, false,
+           Space::Global);
+    return;
+  }
+  PendingOp *Op = access(W, I, Raw, Addr, Sp, Mask, nullptr, PendingOp::VM,
+                         false, Space::Global, nullptr, 0, /*Issue=*/false);
+  unsigned Regs = FI.D16 ? (FI.Comps + 1) / 2 : FI.Comps;
+  Op->DstCount = uint8_t(Regs);
+  if (FI.Hi) {
+    Op->DstMask = 0xffff0000u;
+    Op->DstShift = 16;
+  }
+  bool NaN = false;
+  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+    unsigned L = __builtin_ctzll(Bits);
+    uint8_t Buf[16] = {};
+    if (Bytes < 4)
+      std::memcpy(Buf, &Op->Data[L], Bytes);
+    else
+      for (unsigned K = 0; K < Bytes / 4; ++K)
+        std::memcpy(Buf + 4 * K, &Op->Data[K * 64 + L], 4);
+    uint32_t C[4];
+    for (unsigned K = 0; K < 4; ++K) {
+      if (K >= DF.Comps) {
+        C[K] = defaultComponent(K, Nfmt, FI.D16);
+        continue;
+      }
+      uint32_t R = 0;
+      std::memcpy(&R, Buf + K * DF.Bits / 8, DF.Bits / 8);
+      if (!loadComponent(R, DF.Bits, Nfmt, FI.D16, C[K]))
+        NaN = true;
+    }
+    for (unsigned K = 0; K < Regs; ++K)
+      Op->Data[K * 64 + L] =
+          FI.D16 && !FI.Hi
+              ? C[2 * K] | (2 * K + 1 < FI.Comps ? C[2 * K + 1] << 16 : 0)
+              : C[K];
+  }
+  if (NaN)
+    Refuse("float16 NaN component (its conversion is not documented)");
+  M.issue(W, Op);
+}
+
 /// DS_* (ISA 11: address = vaddr + offset; read2/write2 scale the two
 /// 8-bit offsets by the element size, ST64 by 64 elements).
 void execDS(Wave &W, const DInst &I) {
@@ -1148,6 +1443,28 @@ void emu::registerVMEM(SemRegistry &R) {
       R.add(std::string(Pf) + "_ATOMIC_" + F.N, SemEntry{Fn, info(MI), FIsVMEM});
     }
   }
+  // Format (typed) buffer loads and stores, MUBUF and MTBUF.
+  static const char *CompNames[] = {"X", "XY", "XYZ", "XYZW"};
+  static std::vector<std::unique_ptr<FmtInfo>> FmtInfos;
+  auto AddFmt = [&](const std::string &N, FmtInfo F) {
+    FmtInfos.push_back(std::make_unique<FmtInfo>(F));
+    R.add(N, SemEntry{execFormat, FmtInfos.back().get(), FIsVMEM});
+  };
+  for (bool Typed : {false, true})
+    for (bool St : {false, true}) {
+      std::string P = std::string(Typed ? "TBUFFER_" : "BUFFER_") +
+                      (St ? "STORE" : "LOAD") + "_FORMAT_";
+      for (unsigned C = 1; C <= 4; ++C) {
+        AddFmt(P + CompNames[C - 1], FmtInfo{C, St, false, false, Typed});
+        // d16_x and d16_xyz loads leave a register half unwritten; no
+        // format has three 16-bit components (d16_xyz stores).
+        if (C == 2 || C == 4 || (St && C == 1))
+          AddFmt(P + "D16_" + CompNames[C - 1],
+                 FmtInfo{C, St, true, false, Typed});
+      }
+      if (!Typed)
+        AddFmt(P + "D16_HI_X", FmtInfo{1, St, true, true, false});
+    }
   SemEntry Nop{execCacheNop};
   R.add("BUFFER_WBL2", Nop);
   R.add("BUFFER_INV", Nop);

@@ -27,6 +27,20 @@ values; atomic operands are chosen so that about half the lanes compare
 equal (cmpswap, cmpst), hit inc/dec's wrap-around or differ by one; float
 atomics see only normal numbers (friendly_word).
 
+The format-buffer group (buffer_*_format_*, tbuffer_*_format_*) models
+the typed conversions from the documented rules: the data format (from
+the descriptor's DATA_FORMAT/NUM_FORMAT for MUBUF, from the instruction's
+format field for MTBUF, in LLVM's GFX9 numbering) gives the component
+size and count, components lie X first, little-endian; uint/sint extend,
+uscaled/sscaled convert the integer to float (exact at these widths),
+float16 widens to float32, 32-bit uint/sint/float are the bits; d16
+forms keep 16 bits per component, two per register; components the
+format lacks read as (0, 0, 0, 1). Stores write the registers' bits
+(32-bit components, or d16 halves to 16-bit components). Not tested
+(the emulator refuses them): unorm/snorm, the packed 10/11/2-bit
+formats, narrowing or rounding stores, float16 NaN loads, d16_x/d16_xyz
+loads, out-of-range format lanes, DST_SEL other than X,Y,Z,W.
+
 What the guide leaves open is not tested: unaligned dword accesses,
 accesses that straddle num_records inside a dword, the structured-buffer
 range check (index vs. bytes: idxen cases stay in range), soffset in
@@ -306,6 +320,8 @@ class Case:
         self.text = ""
 
     def result_dwords(self):
+        if self.extra.get("fmt") and self.kind == "load":
+            return self.extra["regs"]
         if self.fam == "ds" and self.extra.get("two"):
             return 2 * self.elem[1] if self.extra.get("read") else 0
         if self.fam == "scratch" and self.kind == "store":
@@ -341,8 +357,19 @@ def lane_target(case, i, lin):
     return slot + adj
 
 
-def region_word(k, j, P, key):
-    return (P[j % len(P)] + key) & M32
+def region_word(k, j, P, key, mask=M32):
+    return ((P[j % len(P)] + key) & M32) & mask
+
+
+def region_mask(case):
+    """Float16 format loads see no Inf/NaN halves (exponent MSB clear):
+    their conversion of a NaN is not documented."""
+    f = case.extra.get("fmt")
+    if f and case.kind == "load" and not case.extra.get("d16") and \
+            not case.extra.get("nanok") and f[0] in DFMTS and \
+            f[1] == NFLOAT and DFMTS[f[0]][0] == 16:
+        return 0xBFFFBFFF
+    return M32
 
 
 def keyof(case):
@@ -615,7 +642,8 @@ def gen_buffer(em, c, arch, rb, t_off, data, init, nres, L):
     em.emit("%s = trunc i64 %s to i32" % (hi, t))
     hi2 = em.tmp()
     em.emit("%s = or i32 %s, %d" % (hi2, hi, stride << 16))
-    rs = em.vec([lo, hi2, str(sext(c.nr, 32)), str(0x00027000)])
+    rs = em.vec([lo, hi2, str(sext(c.nr, 32)),
+                 str(c.extra.get("w3", 0x00027000))])
     outs, ins = [], []
     offs = " offset:%d" % c.imm if c.imm else ""
     # Lane address parts.
@@ -634,7 +662,7 @@ def gen_buffer(em, c, arch, rb, t_off, data, init, nres, L):
     # Operand order: [vdata], [vaddr], srsrc, soffset
     n = o
     if c.kind == "load":
-        outs.append(("=v", vty(c.elem[1])))
+        outs.append(("=v", vty(nres)))
         vd = "$0"
     elif rtn:
         # vdata is also the destination: as wide as the data.
@@ -663,11 +691,14 @@ def gen_buffer(em, c, arch, rb, t_off, data, init, nres, L):
     else:
         so = "0"
     if c.kind == "load":
-        ins.append(("0", vty(c.elem[1]), em.vec(init[:c.elem[1]])))
+        ins.append(("0", vty(nres), em.vec(init[:nres])))
     elif rtn:
         ins.append(("0", vty(len(data)), em.vec(data)))
     flags = {"offen": " offen", "idxen": " idxen", "bothen": " idxen offen",
              "offset": ""}[mode]
+    if c.extra.get("typed"):
+        so += " format:[BUF_DATA_FORMAT_%s,BUF_NUM_FORMAT_%s]" % (
+            DFMT_NAMES[c.extra["fmt"][0]], NFMT_NAMES[c.extra["fmt"][1]])
     text = "%s %s, %s, %s, %s%s%s%s" % (c.mnem, vd, va, sr, so, flags, offs,
                                         cache_bits(c, arch))
     pre = ""
@@ -785,6 +816,138 @@ def buffer_cases(arch):
                 # documented: only the non-returning forms go out of range.
                 mk(name, "atomic", 2 * j + rtn, oob_ok=not rtn, aop=a,
                    wide=w, rtn=rtn)
+    return out
+
+
+# ----------------------------------------------------------------------
+# Format (typed) buffers
+# ----------------------------------------------------------------------
+# LLVM's GFX9 numbering (AMDGPU::MTBUFFormat): dfmt -> (component bits,
+# components); nfmt numbers.
+DFMTS = {1: (8, 1), 2: (16, 1), 3: (8, 2), 4: (32, 1), 5: (16, 2),
+         10: (8, 4), 11: (32, 2), 12: (16, 4), 13: (32, 3), 14: (32, 4)}
+DFMT_NAMES = {1: "8", 2: "16", 3: "8_8", 4: "32", 5: "16_16", 10: "8_8_8_8",
+              11: "32_32", 12: "16_16_16_16", 13: "32_32_32",
+              14: "32_32_32_32"}
+NUNORM, NSNORM, NUSCALED, NSSCALED, NUINT, NSINT, NFLOAT = 0, 1, 2, 3, 4, 5, 7
+NFMT_NAMES = {NUNORM: "UNORM", NSNORM: "SNORM", NUSCALED: "USCALED",
+              NSSCALED: "SSCALED", NUINT: "UINT", NSINT: "SINT",
+              NFLOAT: "FLOAT"}
+DST_SEL_XYZW = 4 | 5 << 3 | 6 << 6 | 7 << 9
+# Loads into 32-bit components: every (dfmt, nfmt) whose conversion is
+# exact; d16 loads: those exact in 16 bits.
+FMT_LOADS = [(1, NUINT), (1, NSINT), (1, NUSCALED), (1, NSSCALED),
+             (2, NUINT), (2, NSINT), (2, NUSCALED), (2, NSSCALED),
+             (2, NFLOAT), (3, NUINT), (3, NSSCALED), (4, NUINT), (4, NSINT),
+             (4, NFLOAT), (5, NSINT), (5, NUSCALED), (5, NFLOAT),
+             (10, NUINT), (10, NSINT), (10, NUSCALED), (10, NSSCALED),
+             (11, NUINT), (11, NFLOAT), (12, NSINT), (12, NFLOAT),
+             (12, NSSCALED), (13, NUINT), (13, NFLOAT), (14, NSINT),
+             (14, NFLOAT)]
+FMT_D16_LOADS = [(1, NUINT), (1, NSINT), (1, NUSCALED), (1, NSSCALED),
+                 (2, NUINT), (2, NSINT), (2, NFLOAT), (3, NSINT),
+                 (3, NUSCALED), (5, NUINT), (5, NFLOAT), (10, NUINT),
+                 (10, NSSCALED), (12, NFLOAT), (12, NSINT)]
+# Stores: the format whose components are the registers (or d16 halves).
+FMT_STORE_DFMT = {(1, False): 4, (2, False): 11, (3, False): 13,
+                  (4, False): 14, (1, True): 2, (2, True): 5, (4, True): 12}
+FMT_COMPS = ["x", "xy", "xyz", "xyzw"]
+
+
+def raw_elem(dfmt):
+    """The untyped element of the format's bytes (its size, alignment)."""
+    bits, n = DFMTS[dfmt]
+    nb = bits // 8 * n
+    return (nb, 1, False, 0) if nb < 4 else (4, nb // 4, False, 0)
+
+
+def fmt_component(raw, bits, nfmt, d16):
+    """One loaded component as the register holds it."""
+    s = sext(raw, bits)
+    if nfmt == NUINT:
+        return raw & 0xFFFF if d16 else raw
+    if nfmt == NSINT:
+        return s & (0xFFFF if d16 else M32)
+    if nfmt in (NUSCALED, NSSCALED):
+        v = float(raw if nfmt == NUSCALED else s)
+        return f16bits(v) if d16 else f32bits(v)
+    if bits == 32 or d16:
+        return raw
+    return f32bits(f16val(raw))
+
+
+def fmt_load(c, bts, init):
+    dfmt, nfmt = c.extra["fmt"]
+    bits, n = DFMTS[dfmt]
+    d16, hi, comps = c.extra["d16"], c.extra["hi"], c.extra["comps"]
+    one = 1 if nfmt in (NUINT, NSINT) else (0x3C00 if d16 else 0x3F800000)
+    cs = []
+    for k in range(4):
+        if k >= n:
+            cs.append(one if k == 3 else 0)
+        else:
+            raw = int.from_bytes(bts[k * bits // 8:(k + 1) * bits // 8],
+                                 "little")
+            cs.append(fmt_component(raw, bits, nfmt, d16))
+    if hi:
+        return [(init[0] & 0xFFFF) | (cs[0] << 16)]
+    if d16:
+        return [cs[2 * j] | (cs[2 * j + 1] << 16 if 2 * j + 1 < comps
+                             else 0) for j in range(c.extra["regs"])]
+    return cs[:comps]
+
+
+def fmt_store(c, data):
+    """Stores write the registers' bits: 32-bit components, or the d16
+    halves (the high half for d16_hi_x)."""
+    dfmt = c.extra["fmt"][0]
+    bits, n = DFMTS[dfmt]
+    if c.extra["hi"]:
+        return struct.pack("<H", data[0] >> 16)
+    b = b"".join(struct.pack("<I", data[j]) for j in range(c.extra["regs"]))
+    return b[:bits // 8 * n]
+
+
+def fmtbuf_cases(arch):
+    out = []
+    ops = []
+    for typed in (False, True):
+        pre = "tbuffer" if typed else "buffer"
+        for kind in ("load", "store"):
+            for ci, cn in enumerate(FMT_COMPS):
+                comps = ci + 1
+                ops.append((kind, "%s_%s_format_%s" % (pre, kind, cn),
+                            comps, False, False, typed))
+                # d16_x / d16_xyz loads leave a register half unwritten;
+                # no format has three 16-bit components (d16_xyz stores).
+                if comps in (2, 4) or (kind == "store" and comps == 1):
+                    ops.append((kind, "%s_%s_format_d16_%s"
+                                % (pre, kind, cn), comps, True, False, typed))
+            if not typed:
+                ops.append((kind, "buffer_%s_format_d16_hi_x" % kind,
+                            1, True, True, False))
+    j = 0
+    for mode in ("offen", "idxen", "bothen", "offset"):
+        for kind, mnem, comps, d16, hi, typed in ops:
+            if kind == "load":
+                lst = FMT_D16_LOADS if d16 else FMT_LOADS
+                fmts = [lst[(3 * j + t) % len(lst)] for t in range(3)]
+            else:
+                dfmt = FMT_STORE_DFMT[(comps, d16)]
+                fmts = [(dfmt, nf) for nf in (NUINT, NSINT, NFLOAT)]
+                fmts = (fmts[j % 3:] + fmts[:j % 3])[:2]
+            for t, (dfmt, nfmt) in enumerate(fmts):
+                elem = raw_elem(dfmt)
+                size = elem_size(elem)
+                imm, so, nr = buffer_variants(mode, size, j + t, False)
+                w3 = DST_SEL_XYZW | (0x27000 if typed else
+                                     (nfmt << 12) | (dfmt << 15))
+                regs = (comps + 1) // 2 if d16 else comps
+                out.append(Case("buffer", mnem, kind, mode=mode, imm=imm,
+                                soff=so, nr=nr, elem=elem, fmt=(dfmt, nfmt),
+                                comps=comps, d16=d16, hi=hi, typed=typed,
+                                regs=regs, w3=w3))
+            j += 1
     return out
 
 
@@ -1273,7 +1436,8 @@ def model(cases, lin, P, arch):
     mem = bytearray()
     for c in cases:
         key = keyof(c)
-        mem += b"".join(struct.pack("<I", region_word(c.index, j, P, key))
+        mem += b"".join(struct.pack("<I", region_word(c.index, j, P, key,
+                                                      region_mask(c)))
                         for j in range(REGION // 4))
     priv = [priv_init(lin[i]) for i in range(N)]
     results = {}
@@ -1347,9 +1511,11 @@ def model(cases, lin, P, arch):
                         bytes(m[o + 4 * j:o + 4 * j + 4])
                         if in_range(chk + 4 * j, 4, c.nr) else bytes(4)
                         for j in range(c.elem[1]))
-                res[i] = load_value(bts, c.elem, init)
+                res[i] = fmt_load(c, bts, init) if c.extra.get("fmt") \
+                    else load_value(bts, c.elem, init)
             elif c.kind == "store":
-                bts = store_bytes(c.elem, data)
+                bts = fmt_store(c, data) if c.extra.get("fmt") \
+                    else store_bytes(c.elem, data)
                 if chk is None or c.elem[0] != 4:
                     if chk is None or in_range(chk, size, c.nr):
                         m[o:o + len(bts)] = bts
@@ -1645,6 +1811,89 @@ def fill_regs(c):
 # Main
 # ----------------------------------------------------------------------
 
+# Format accesses the emulator must refuse (the documents leave them
+# open): (why, the start of its refusal message, case fields).
+FMT_REFUSALS = [
+    ("unorm", "unorm/snorm", dict(mnem="buffer_load_format_x",
+                                  kind="load", fmt=(1, NUNORM))),
+    ("snorm", "unorm/snorm", dict(mnem="tbuffer_load_format_xy",
+                                  kind="load", fmt=(5, NSNORM))),
+    ("packed 2_10_10_10", "data format 9",
+     dict(mnem="tbuffer_load_format_xyzw", kind="load", fmt=(9, NUINT))),
+    ("narrowing store", "store conversion",
+     dict(mnem="tbuffer_store_format_x", kind="store", fmt=(1, NUINT))),
+    ("component count", "store of 2 components",
+     dict(mnem="buffer_store_format_xy", kind="store", fmt=(4, NUINT),
+          elem=(4, 2, False, 0))),
+    ("DST_SEL 0", "descriptor DST_SEL",
+     dict(mnem="buffer_load_format_x", kind="load", fmt=(4, NFLOAT),
+          w3=0x27000)),
+    ("out of range", "out-of-range lane",
+     dict(mnem="buffer_load_format_x", kind="load", fmt=(4, NUINT),
+          nr=REGION - 16 * 37 - 8)),
+    ("float16 NaN", "float16 NaN",
+     dict(mnem="tbuffer_load_format_x", kind="load", fmt=(2, NFLOAT),
+          nanok=True)),
+]
+
+
+def refusal_case(f):
+    dfmt, nfmt = f["fmt"]
+    typed = f["mnem"].startswith("t")
+    comps = FMT_COMPS.index(f["mnem"].rsplit("_", 1)[1]) + 1
+    bits, n = DFMTS.get(dfmt, (32, 4))
+    nb = bits // 8 * n
+    elem = (nb, 1, False, 0) if nb < 4 else (4, nb // 4, False, 0)
+    elem = f.get("elem", elem)
+    w3 = f.get("w3", DST_SEL_XYZW | (0x27000 if typed else
+                                     (nfmt << 12) | (dfmt << 15)))
+    return Case("buffer", f["mnem"], f["kind"], mode="offen", imm=0, soff=0,
+                nr=f.get("nr", BIGNR), elem=elem, fmt=(dfmt, nfmt),
+                comps=comps, d16=False, hi=False, typed=typed, regs=comps,
+                w3=w3, nanok=f.get("nanok", False))
+
+
+def check_refusals(args, work):
+    """Each refused form alone in a kernel: the run must stop with the
+    emulator's refusal. Returns the MC opcodes that did not."""
+    DFMT_NAMES.setdefault(9, "2_10_10_10")
+    failed = set()
+    for j, (what, msg, f) in enumerate(FMT_REFUSALS):
+        c = refusal_case(f)
+        c.index = 0
+        d = os.path.join(work, "refuse%d" % j)
+        os.makedirs(d, exist_ok=True)
+        P, lin = make_inputs(args.seed)
+        ll, co = os.path.join(d, "k.ll"), os.path.join(d, "k.co")
+        with open(ll, "w") as fo:
+            fo.write(kernel_ir([c], args.arch, False))
+        run([args.clang, "-target", "amdgcn-amd-amdhsa",
+             "-mcpu=" + args.arch, "-O1", "-nogpulib", ll, "-o", co],
+            "clang")
+        with open(os.path.join(d, "lin.bin"), "wb") as fo:
+            for w in lin:
+                fo.write(struct.pack("<%dI" % LW, *w))
+        with open(os.path.join(d, "mem.bin"), "wb") as fo:
+            fo.write(b"".join(struct.pack("<I", region_word(
+                0, k, P, keyof(c), region_mask(c))) for k in range(REGION // 4)))
+        with open(os.path.join(d, "spec.yaml"), "w") as fo:
+            fo.write(spec(1, pv_slot([c], False) - N * OUTW + 1))
+        p = subprocess.run(
+            [os.path.join(args.bin, "asmevo-verify"), "run", co, "--spec",
+             os.path.join(d, "spec.yaml"), "--output-dir",
+             os.path.join(d, "out"), "--input",
+             "lin=" + os.path.join(d, "lin.bin"), "--input",
+             "mem=" + os.path.join(d, "mem.bin")],
+            capture_output=True, text=True)
+        text = p.stdout + p.stderr
+        if "format buffer access not modelled: " + msg not in text:
+            mc = marked_opcodes(args, co)
+            print("FAIL %s refusal (%s): %s\n%s" % (args.arch, what, c.text,
+                                                   text[-1500:]))
+            failed |= set(strip_subtarget(m) for m in mc)
+    return failed
+
+
 def build_and_run(args, cases, work, scratch, ds=False):
     for k, c in enumerate(cases):
         c.index = k
@@ -1663,7 +1912,7 @@ def build_and_run(args, cases, work, scratch, ds=False):
         for c in cases:
             key = keyof(c)
             f.write(b"".join(struct.pack("<I", region_word(c.index, j, P,
-                                                           key))
+                                                           key, region_mask(c)))
                              for j in range(REGION // 4)))
     extra = pv_slot(cases, ds) - len(cases) * N * OUTW + 1
     with open(os.path.join(work, "spec.yaml"), "w") as f:
@@ -1750,6 +1999,7 @@ def main():
     groups = [("flat", flat_cases(args.arch), False),
               ("scratch", scratch_cases(args.arch), True),
               ("buffer", buffer_cases(args.arch), False),
+              ("fmtbuf", fmtbuf_cases(args.arch), False),
               ("ds", ds_cases(args.arch), True)]
     tested, failed = set(), set()
     ninst = 0
@@ -1775,6 +2025,8 @@ def main():
         ninst += len(cases)
         tested |= t
         failed |= f
+    if not args.only or "fmtbuf" in args.only.split(","):
+        failed |= check_refusals(args, os.path.join(args.work, "fmtbuf"))
     return harness.finish(args, ninst, tested, failed)
 
 
