@@ -153,6 +153,29 @@ void execMfma(Wave &W, const DInst &I) {
   auto BIdx = [&](unsigned K, unsigned Col, unsigned Blk) {
     return (Col + MI.N * (K / Kl + KG * Blk)) * Kl + K % Kl;
   };
+  // Each block's rows of A and columns of B, k-contiguous (the index
+  // arithmetic, broadcasts included, once per element rather than once per
+  // product): Blocks * M * K = 64 * Kl elements each.
+  const unsigned NK = MI.K;
+  double AM[64 * 8], BM[64 * 8];
+  int64_t AIM[64 * 8], BIM[64 * 8];
+  for (unsigned Blk = 0; Blk < MI.Blocks; ++Blk)
+    for (unsigned K = 0; K < NK; ++K) {
+      for (unsigned Row = 0; Row < MI.M; ++Row) {
+        unsigned To = (Blk * MI.M + Row) * NK + K, From = AIdx(Row, K, Blk);
+        if (MI.IntOut)
+          AIM[To] = AI[From];
+        else
+          AM[To] = A[From];
+      }
+      for (unsigned Col = 0; Col < MI.N; ++Col) {
+        unsigned To = (Blk * MI.N + Col) * NK + K, From = BIdx(K, Col, Blk);
+        if (MI.IntOut)
+          BIM[To] = BI[From];
+        else
+          BM[To] = B[From];
+      }
+    }
   alignas(64) uint64_t Res[32][64];
   const Operand &C = I.Src[2];
   for (unsigned Blk = 0; Blk < MI.Blocks; ++Blk)
@@ -160,22 +183,22 @@ void execMfma(Wave &W, const DInst &I) {
       for (unsigned Col = 0; Col < MI.N; ++Col) {
         unsigned R, L;
         cdPos(MI, Row, Col, Blk, R, L);
+        unsigned AOff = (Blk * MI.M + Row) * NK, BOff = (Blk * MI.N + Col) * NK;
         if (MI.IntOut) {
           int32_t Acc = int32_t(uint32_t(packedElem(W, C, L, R, 32)));
-          for (unsigned K = 0; K < MI.K; ++K)
+          for (unsigned K = 0; K < NK; ++K)
             Acc = int32_t(uint32_t(Acc) +
-                          uint32_t(AI[AIdx(Row, K, Blk)] *
-                                   BI[BIdx(K, Col, Blk)]));
+                          uint32_t(AIM[AOff + K] * BIM[BOff + K]));
           Res[R][L] = uint32_t(Acc);
         } else if (MI.F64Out) {
           double Acc = asD(packedElem(W, C, L, R, 64));
-          for (unsigned K = 0; K < MI.K; ++K)
-            Acc = std::fma(A[AIdx(Row, K, Blk)], B[BIdx(K, Col, Blk)], Acc);
+          for (unsigned K = 0; K < NK; ++K)
+            Acc = std::fma(AM[AOff + K], BM[BOff + K], Acc);
           Res[R][L] = asU64(Acc);
         } else {
           double Sum = 0;
-          for (unsigned K = 0; K < MI.K; ++K)
-            Sum += A[AIdx(Row, K, Blk)] * B[BIdx(K, Col, Blk)];
+          for (unsigned K = 0; K < NK; ++K)
+            Sum += AM[AOff + K] * BM[BOff + K];
           float Cv = asF(uint32_t(packedElem(W, C, L, R, 32)));
           Res[R][L] = asU(float(Sum + double(Cv)));
         }

@@ -103,6 +103,13 @@ template <typename T> T quietNaN(T X) {
     return asD(asU64(X) | (1ull << 51));
 }
 template <typename T> T ieeeMinMax(T A, T B, bool Max) {
+  // Numbers first: the NaN rules below cost a relu-heavy kernel a third of
+  // its emulation time when checked on every lane.
+  if (LLVM_LIKELY(!std::isnan(A) && !std::isnan(B))) {
+    if (A == B)
+      return std::signbit(A) != Max ? A : B;
+    return (Max ? A > B : A < B) ? A : B;
+  }
   if (isSNaN(A))
     return quietNaN(A);
   if (isSNaN(B))

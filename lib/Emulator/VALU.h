@@ -286,6 +286,9 @@ inline bool isNaN64(uint64_t V) {
 }
 inline uint32_t nanRes32(uint32_t R, uint32_t A, uint32_t B,
                          uint32_t C = 0) {
+  // A NaN source always gives a NaN result: a number is the common case.
+  if (LLVM_LIKELY(!isNaN32(R)))
+    return R;
   if (isNaN32(A))
     return A | 0x00400000u;
   if (isNaN32(B))
@@ -296,6 +299,8 @@ inline uint32_t nanRes32(uint32_t R, uint32_t A, uint32_t B,
 }
 inline uint32_t nanRes16(uint32_t R, uint32_t A, uint32_t B,
                          uint32_t C = 0) {
+  if (LLVM_LIKELY(!isNaN16(R)))
+    return R;
   if (isNaN16(A))
     return (A & 0xffff) | 0x200u;
   if (isNaN16(B))
@@ -306,6 +311,8 @@ inline uint32_t nanRes16(uint32_t R, uint32_t A, uint32_t B,
 }
 inline uint64_t nanRes64(uint64_t R, uint64_t A, uint64_t B,
                          uint64_t C = 0) {
+  if (LLVM_LIKELY(!isNaN64(R)))
+    return R;
   if (isNaN64(A))
     return A | (1ull << 51);
   if (isNaN64(B))
