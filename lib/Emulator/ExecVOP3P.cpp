@@ -59,39 +59,48 @@ template <int Kind> void execPkF32(Wave &W, const DInst &I) {
     bool Neg = HiRes ? (M & ModAbs) : (M & ModNeg);
     return F(V ^ (Neg ? 0x80000000u : 0));
   };
+  if (Kind == 3) { // V_PK_MOV_B32: lo from src0, hi from src1 (op_sel)
+    for (unsigned L = 0; L < 64; ++L) {
+      if (!((Mask >> L) & 1))
+        continue;
+      DLo[L] = uint32_t(S[0][L] >> ((I.Src[0].Mods & ModOpSel0) ? 32 : 0));
+      DHi[L] = uint32_t(S[1][L] >> ((I.Src[1].Mods & ModOpSel0) ? 32 : 0));
+    }
+    return;
+  }
+  auto Op = [&](float A, float B, float C) {
+    return Kind == 0 ? std::fma(A, B, C) : Kind == 1 ? A * B : A + B;
+  };
+  // The arithmetic first, for every lane (a loop the compiler keeps
+  // tight); the NaN rule (nanRes32) only when a result is NaN.
+  alignas(64) float Lo[64], Hi[64];
+  bool AnyNaN = false;
+  for (unsigned L = 0; L < 64; ++L) {
+    float C0 = Kind == 0 ? Pick(2, L, false) : 0.0f;
+    float C1 = Kind == 0 ? Pick(2, L, true) : 0.0f;
+    Lo[L] = Op(Pick(0, L, false), Pick(1, L, false), C0);
+    Hi[L] = Op(Pick(0, L, true), Pick(1, L, true), C1);
+    AnyNaN |= std::isnan(Lo[L]) | std::isnan(Hi[L]);
+  }
+  if (LLVM_UNLIKELY(AnyNaN))
+    for (unsigned L = 0; L < 64; ++L) {
+      float C0 = Kind == 0 ? Pick(2, L, false) : 0.0f;
+      float C1 = Kind == 0 ? Pick(2, L, true) : 0.0f;
+      Lo[L] = F(nanRes32(U(Lo[L]), U(Pick(0, L, false)),
+                         U(Pick(1, L, false)), U(C0)));
+      Hi[L] = F(nanRes32(U(Hi[L]), U(Pick(0, L, true)), U(Pick(1, L, true)),
+                         U(C1)));
+    }
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Mask >> L) & 1))
       continue;
-    float Lo, Hi;
-    if (Kind == 3) { // V_PK_MOV_B32: lo from src0, hi from src1 (op_sel)
-      uint32_t A = uint32_t(S[0][L] >> ((I.Src[0].Mods & ModOpSel0) ? 32 : 0));
-      uint32_t B = uint32_t(S[1][L] >> ((I.Src[1].Mods & ModOpSel0) ? 32 : 0));
-      DLo[L] = A;
-      DHi[L] = B;
-      continue;
-    }
-    float A0 = Pick(0, L, false), B0 = Pick(1, L, false);
-    float A1 = Pick(0, L, true), B1 = Pick(1, L, true);
-    float C0 = Kind == 0 ? Pick(2, L, false) : 0.0f;
-    float C1 = Kind == 0 ? Pick(2, L, true) : 0.0f;
-    if (Kind == 0) {
-      Lo = std::fma(A0, B0, C0);
-      Hi = std::fma(A1, B1, C1);
-    } else if (Kind == 1) {
-      Lo = A0 * B0;
-      Hi = A1 * B1;
-    } else {
-      Lo = A0 + B0;
-      Hi = A1 + B1;
-    }
-    Lo = F(nanRes32(U(Lo), U(A0), U(B0), U(C0)));
-    Hi = F(nanRes32(U(Hi), U(A1), U(B1), U(C1)));
+    float X = Lo[L], Y = Hi[L];
     if (I.Clamp) {
-      Lo = std::isnan(Lo) ? 0.0f : std::fmin(std::fmax(Lo, 0.0f), 1.0f);
-      Hi = std::isnan(Hi) ? 0.0f : std::fmin(std::fmax(Hi, 0.0f), 1.0f);
+      X = std::isnan(X) ? 0.0f : std::fmin(std::fmax(X, 0.0f), 1.0f);
+      Y = std::isnan(Y) ? 0.0f : std::fmin(std::fmax(Y, 0.0f), 1.0f);
     }
-    DLo[L] = U(Lo);
-    DHi[L] = U(Hi);
+    DLo[L] = U(X);
+    DHi[L] = U(Y);
   }
 }
 
