@@ -1210,8 +1210,8 @@ template <int Kind> void execDSLane(Wave &W, const DInst &I) {
 
 /// The address of a scalar memory access (ISA 8.2: base + offset, dword
 /// aligned). Buffer forms take the base from V# dwords 0-1 (48 bits) and
-/// report num_records (V# dword 2) in \p Limit; \p Off is the offset
-/// into the buffer, which the range check compares against it.
+/// num_records (V# dword 2) as Limit; Off is the offset into the buffer,
+/// which the range check compares against Limit.
 struct SMEMAddr {
   uint64_t Addr;
   uint64_t Off;
@@ -1249,9 +1249,9 @@ bool outOfRange(const SMEMAddr &A, unsigned K) {
 }
 
 /// Stops the wave at a scalar buffer store or atomic outside its V#'s
-/// range: the ISA guide documents the range check of s_buffer_load only
-/// (out-of-range dwords read 0), not what a store or atomic does there,
-/// so the emulator does not guess.
+/// range: out-of-range s_buffer_load dwords read 0, but AMD's ISA guides
+/// do not say whether an out-of-range scalar store or atomic is dropped,
+/// clamped or performed, so the emulator does not guess.
 bool refuseOutOfRange(Wave &W, const DInst &I, const SMEMAddr &A,
                       unsigned Dwords) {
   for (unsigned K = 0; K < Dwords; ++K)

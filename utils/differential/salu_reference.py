@@ -22,7 +22,9 @@ SCC as they were and let the program go on: those are "no effect" cases.
 
 Not modelled (so not tested): S_MEMTIME / S_MEMREALTIME (a clock), the
 VSKIP-enabling S_SETVSKIP (the emulator refuses it), s_buffer_load ranges
-that end inside num_records.
+that end inside num_records, s_buffer_store / s_buffer_atomic outside
+num_records (undocumented: the emulator refuses them at run time; the
+cases here end exactly at num_records).
 
 The MC opcodes (the one after each marker; clang's assembly assembled
 again by `llvm-mc --show-inst`) that pass in every wave are written with
