@@ -1208,34 +1208,76 @@ template <int Kind> void execDSLane(Wave &W, const DInst &I) {
 // Scalar memory
 //===----------------------------------------------------------------------===//
 
-/// S_LOAD_*, S_BUFFER_LOAD_*, S_STORE_* (ISA 8.2: address = base + offset,
-/// dword aligned; buffer forms take base and size from a V#).
+/// The address of a scalar memory access (ISA 8.2: base + offset, dword
+/// aligned). Buffer forms take the base from V# dwords 0-1 (48 bits) and
+/// num_records (V# dword 2) as Limit; Off is the offset into the buffer,
+/// which the range check compares against Limit.
+struct SMEMAddr {
+  uint64_t Addr;
+  uint64_t Off;
+  uint64_t Limit;
+};
+
+SMEMAddr smemAddress(Wave &W, const DInst &I, unsigned BIdx, bool IsBuffer) {
+  const Operand &Base = I.Src[BIdx];
+  SMEMAddr A{0, 0, ~0ull};
+  uint64_t BaseAddr;
+  if (IsBuffer) {
+    uint32_t D0 = W.S[Base.Reg & 127], D1 = W.S[(Base.Reg + 1) & 127];
+    BaseAddr = uint64_t(D0) | (uint64_t(D1 & 0xffff) << 32);
+    A.Limit = W.S[(Base.Reg + 2) & 127];
+  } else {
+    BaseAddr = W.scalar64(Base);
+  }
+  // The _SGPR_IMM form adds its immediate to the SGPR offset (two
+  // immediates: offset and cache policy); GFX9 SMEM immediate offsets are
+  // 21-bit signed.
+  if (I.Flags & FSaddr) {
+    A.Off = W.scalar32(I.Src[BIdx + 1]);
+    if (I.NumImms >= 2)
+      A.Off += uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
+  } else {
+    A.Off = uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
+  }
+  A.Addr = (BaseAddr + A.Off) & ~3ull;
+  return A;
+}
+
+/// Whether dword \p K of a buffer access lies past num_records.
+bool outOfRange(const SMEMAddr &A, unsigned K) {
+  return (A.Off & ~3ull) + 4 * K + 4 > A.Limit;
+}
+
+/// Stops the wave at a scalar buffer store or atomic outside its V#'s
+/// range: out-of-range s_buffer_load dwords read 0, but AMD's ISA guides
+/// do not say whether an out-of-range scalar store or atomic is dropped,
+/// clamped or performed, so the emulator does not guess.
+bool refuseOutOfRange(Wave &W, const DInst &I, const SMEMAddr &A,
+                      unsigned Dwords) {
+  for (unsigned K = 0; K < Dwords; ++K)
+    if (outOfRange(A, K)) {
+      const Program &P = W.M->Prog;
+      std::string Name = I.Index < P.Text.size() ? P.Text[I.Index].Name : "";
+      W.M->report(W, I, Violation::Unimplemented, -1,
+                  "instruction " + Name +
+                      " not implemented: a scalar buffer store or atomic "
+                      "outside num_records (undocumented)");
+      W.Running = false;
+      return true;
+    }
+  return false;
+}
+
+/// S_LOAD_*, S_BUFFER_LOAD_*, S_STORE_*, S_BUFFER_STORE_* (ISA 8.2).
 template <bool IsBuffer, bool IsStore> void execSMEM(Wave &W, const DInst &I) {
   Machine &M = *W.M;
   unsigned N = I.Aux;
   unsigned BIdx = IsStore ? 1 : 0;
-  const Operand &Base = I.Src[BIdx];
-  uint64_t BaseAddr;
-  uint64_t Limit = ~0ull;
-  if (IsBuffer) {
-    uint32_t D0 = W.S[Base.Reg & 127], D1 = W.S[(Base.Reg + 1) & 127];
-    BaseAddr = uint64_t(D0) | (uint64_t(D1 & 0xffff) << 32);
-    Limit = W.S[(Base.Reg + 2) & 127];
-  } else {
-    BaseAddr = W.scalar64(Base);
-  }
-  uint64_t Off = 0;
-  unsigned ImmIdx = 0;
-  if (I.Flags & FSaddr) {
-    Off = W.scalar32(I.Src[BIdx + 1]);
-    if (I.NumImms >= 2)
-      Off += uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
-  } else {
-    // GFX9 SMEM immediate offsets are 21-bit signed.
-    Off = uint64_t(SignExtend64<21>(uint64_t(I.Imm[ImmIdx])));
-  }
-  uint64_t Addr = (BaseAddr + Off) & ~3ull;
+  SMEMAddr A = smemAddress(W, I, BIdx, IsBuffer);
+  uint64_t Addr = A.Addr;
   if (IsStore) {
+    if (IsBuffer && refuseOutOfRange(W, I, A, N))
+      return;
     PendingOp *Op = W.newOp();
     Op->T = PendingOp::Store;
     Op->Counters = PendingOp::LGKM;
@@ -1260,17 +1302,17 @@ template <bool IsBuffer, bool IsStore> void execSMEM(Wave &W, const DInst &I) {
   Op->DstCount = uint8_t(N);
   std::memset(Op->Data, 0, 4 * N);
   for (unsigned K = 0; K < N; ++K) {
-    uint64_t A = Addr + 4 * K;
-    if (IsBuffer && (Off & ~3ull) + 4 * K + 4 > Limit)
+    if (IsBuffer && outOfRange(A, K))
       continue; // out of range reads 0
-    if (uint8_t *P = M.global(W, I, A, 4, false, -1))
+    if (uint8_t *P = M.global(W, I, Addr + 4 * K, 4, false, -1))
       std::memcpy(&Op->Data[K], P, 4);
   }
   M.issue(W, Op);
 }
 
-/// S_ATOMIC_* (scalar atomics on global memory, ISA 8.3).
-void execSAtomic(Wave &W, const DInst &I) {
+/// S_ATOMIC_* (scalar atomics on global memory, ISA 8.3) and
+/// S_BUFFER_ATOMIC_* (the same at a V#'s base plus offset).
+template <bool IsBuffer> void execSAtomic(Wave &W, const DInst &I) {
   const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
   Machine &M = *W.M;
   bool Rtn = I.Flags & FRtn;
@@ -1278,20 +1320,11 @@ void execSAtomic(Wave &W, const DInst &I) {
   // is tied to the destination).
   const Operand &Data = Rtn ? I.Def[0] : I.Src[0];
   unsigned BIdx = Rtn ? 0 : 1;
-  uint64_t Base = W.scalar64(I.Src[BIdx]);
-  // As for loads: the _SGPR_IMM form adds its immediate to the SGPR
-  // offset (two immediates: offset and cache policy); offsets are 21-bit
-  // signed.
-  uint64_t Off = 0;
-  if (I.Flags & FSaddr) {
-    Off = W.scalar32(I.Src[BIdx + 1]);
-    if (I.NumImms >= 2)
-      Off += uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
-  } else {
-    Off = uint64_t(SignExtend64<21>(uint64_t(I.Imm[0])));
-  }
-  uint64_t A = (Base + Off) & ~3ull;
+  SMEMAddr SA = smemAddress(W, I, BIdx, IsBuffer);
+  uint64_t A = SA.Addr;
   unsigned DW = MI.Wide ? 2 : 1;
+  if (IsBuffer && refuseOutOfRange(W, I, SA, DW))
+    return;
   uint64_t Src = W.S[Data.Reg & 127];
   if (MI.Wide)
     Src |= uint64_t(W.S[(Data.Reg + 1) & 127]) << 32;
@@ -1610,6 +1643,8 @@ void emu::registerSMEM(SemRegistry &R) {
     if (S.Dw <= 4) {
       SemEntry St{execSMEM<false, true>, nullptr, FIsSMEM, S.Dw};
       R.add(std::string("S_STORE_") + S.N, St);
+      SemEntry BSt{execSMEM<true, true>, nullptr, FIsSMEM, S.Dw};
+      R.add(std::string("S_BUFFER_STORE_") + S.N, BSt);
     }
   }
   for (const AtomicName &A : Atomics)
@@ -1617,8 +1652,11 @@ void emu::registerSMEM(SemRegistry &R) {
       MemInfo MI{MK::Atomic, 4, uint8_t(Wide ? 2 : 1)};
       MI.Op = A.Op;
       MI.Wide = Wide;
-      std::string N = std::string("S_ATOMIC_") + A.Name + (Wide ? "_X2" : "");
-      R.add(N, SemEntry{execSAtomic, info(MI), FIsSMEM});
+      std::string Sfx = std::string(A.Name) + (Wide ? "_X2" : "");
+      const MemInfo *Info = info(MI);
+      R.add("S_ATOMIC_" + Sfx, SemEntry{execSAtomic<false>, Info, FIsSMEM});
+      R.add("S_BUFFER_ATOMIC_" + Sfx,
+            SemEntry{execSAtomic<true>, Info, FIsSMEM});
     }
   SemEntry Nop{execCacheNop};
   R.add("S_DCACHE_WB", Nop);

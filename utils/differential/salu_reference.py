@@ -22,7 +22,9 @@ SCC as they were and let the program go on: those are "no effect" cases.
 
 Not modelled (so not tested): S_MEMTIME / S_MEMREALTIME (a clock), the
 VSKIP-enabling S_SETVSKIP (the emulator refuses it), s_buffer_load ranges
-that end inside num_records.
+that end inside num_records, s_buffer_store / s_buffer_atomic outside
+num_records (undocumented: the emulator refuses them at run time; the
+cases here end exactly at num_records).
 
 The MC opcodes (the one after each marker; clang's assembly assembled
 again by `llvm-mc --show-inst`) that pass in every wave are written with
@@ -812,14 +814,31 @@ def load_cases(pm):
     return C
 
 
+def vsharp(ptr, end, sgpr):
+    """s[60:63] = a V# (stride 0) at ptr whose num_records ends exactly
+    at the access's last byte (end bytes past the V# base, plus the SGPR
+    offset s59 for the SGPR forms): every dword is in range, the last one
+    at the boundary."""
+    v = ["s_mov_b64 s[60:61], %s" % ptr, "s_and_b32 s61, s61, 0xffff",
+         "s_mov_b32 s63, 0x27000"]
+    if sgpr:
+        return v + ["s_add_u32 s62, s59, %s" % hex(end)]
+    return v + ["s_mov_b32 s62, %s" % hex(end)]
+
+
 def store_cases():
-    """s_store_* of a, b, c, d (and the X, Y words) into this wave's
-    store slot at byte 4 * IMM-dword offsets; s_dcache_wb makes them
-    visible. Each case's slot is ST_SLOT dwords per wave."""
+    """s_store_* / s_buffer_store_* of a, b, c, d (and the X, Y words)
+    into this wave's store slot at byte 4 * IMM-dword offsets;
+    s_dcache_wb makes them visible. Each case's slot is ST_SLOT dwords
+    per wave. The buffer forms address the slot through a V# based at the
+    {st} pointer (see vsharp)."""
     C = []
-    for sz, n in SIZES[:3]:
+    for sz, n, buf in [(sz, n, buf) for sz, n in SIZES[:3]
+                       for buf in (False, True)]:
         for form in ("IMM", "SGPR", "SGPR_IMM", "IMM-", "SGPR_IMM-"):
-            mn = "s_store_%s" % sz
+            if buf and form.endswith("-"):
+                continue   # a negative offset is outside any V# range
+            mn = "s_%sstore_%s" % ("buffer_" if buf else "", sz)
             # The slot pointer {st} is the slot minus 4 * o for the SGPR
             # forms (the SGPR carries 4 * o), minus 8 more for the
             # IMM forms (offset 8).
@@ -839,6 +858,9 @@ def store_cases():
             pre = ["s_lshl_b32 s59, {o}, 2", "s_mov_b32 s20, {a}",
                    "s_mov_b32 s21, {b}", "s_mov_b32 s22, {c}",
                    "s_mov_b32 s23, {d}"]
+            if buf:
+                text = text.replace("{st}", "s[60:63]")
+                pre += vsharp("{st}", 4 * bias + 4 * n, sgpr)
             wb = "s_dcache_wb" if n != 2 else "s_dcache_wb_vol"
 
             def slot(t, n=n):
@@ -898,73 +920,82 @@ def atomic_src(t, wide):
 
 
 def atomic_cases():
-    """s_atomic_* on this wave's own slot of the at buffer (8 bytes per
-    case and wave, initial contents from atomic_init); with glc the old
-    value comes back in the data registers."""
+    """s_atomic_* / s_buffer_atomic_* on this wave's own slot of the at
+    buffer (8 bytes per case and wave, initial contents from
+    atomic_init); with glc the old value comes back in the data
+    registers. The buffer forms address the slot through a V# based at
+    the {at} pointer (see vsharp)."""
     C = []
-    for name, fn in ATOMICS:
-        for wide in (False, True):
-            w = 64 if wide else 32
-            nw = 2 if wide else 1
-            mn = "s_atomic_%s%s" % (name, "_x2" if wide else "")
-            ndata = nw * (2 if name == "cmpswap" else 1)
-            data = dst(ndata)
-            # s[20:...] = src (e ? memory : b, d), cmp = (e ? b : memory)
-            # for cmpswap: the cmpswap hits when e = 0 here.
-            pre = [SCC_IN, "s_cselect_b32 s20, {c}, {b}"]
-            pre += ["s_cselect_b32 s21, {a}, {d}"] if wide else []
-            if name == "cmpswap":
-                if wide:
-                    pre += ["s_cselect_b32 s22, {b}, {c}",
-                            "s_cselect_b32 s23, {d}, {a}"]
+    for name, fn, wide, buf in [(name, fn, wide, buf)
+                                for name, fn in ATOMICS
+                                for wide in (False, True)
+                                for buf in (False, True)]:
+        w = 64 if wide else 32
+        nw = 2 if wide else 1
+        mn = "s_%satomic_%s%s" % ("buffer_" if buf else "", name,
+                                  "_x2" if wide else "")
+        ndata = nw * (2 if name == "cmpswap" else 1)
+        data = dst(ndata)
+        # s[20:...] = src (e ? memory : b, d), cmp = (e ? b : memory)
+        # for cmpswap: the cmpswap hits when e = 0 here.
+        pre = [SCC_IN, "s_cselect_b32 s20, {c}, {b}"]
+        pre += ["s_cselect_b32 s21, {a}, {d}"] if wide else []
+        if name == "cmpswap":
+            if wide:
+                pre += ["s_cselect_b32 s22, {b}, {c}",
+                        "s_cselect_b32 s23, {d}, {a}"]
+            else:
+                pre += ["s_cselect_b32 s21, {b}, {c}"]
+        pre.append("s_lshl_b32 s59, {o}, 2")
+        # (form, byte offset): negative (21-bit signed) offsets for
+        # a few of the ops.
+        forms = [("IMM", 8), ("SGPR", 0), ("SGPR_IMM", 8)]
+        if name in ("add", "cmpswap") and not buf:
+            # (A negative offset is outside any V# range.)
+            forms += [("IMM", -8), ("SGPR_IMM", -8)]
+        for form, off in forms:
+            for rtn in (False, True):
+                glc = " glc" if rtn else ""
+                bias = off // 4
+                base = "s[60:63]" if buf else "{at}"
+                if form == "IMM":
+                    text = "%s %s, %s, %s%s" % (mn, data, base, hex(off),
+                                                glc)
+                elif form == "SGPR":
+                    text = "%s %s, %s, s59%s" % (mn, data, base, glc)
                 else:
-                    pre += ["s_cselect_b32 s21, {b}, {c}"]
-            pre.append("s_lshl_b32 s59, {o}, 2")
-            # (form, byte offset): negative (21-bit signed) offsets for
-            # a few of the ops.
-            forms = [("IMM", 8), ("SGPR", 0), ("SGPR_IMM", 8)]
-            if name in ("add", "cmpswap"):
-                forms += [("IMM", -8), ("SGPR_IMM", -8)]
-            for form, off in forms:
-                for rtn in (False, True):
-                    glc = " glc" if rtn else ""
-                    bias = off // 4
-                    if form == "IMM":
-                        text = "%s %s, {at}, %s%s" % (mn, data, hex(off),
-                                                      glc)
-                    elif form == "SGPR":
-                        text = "%s %s, {at}, s59%s" % (mn, data, glc)
-                    else:
-                        text = "%s %s, {at}, s59 offset:%s%s" % (
-                            mn, data, hex(off), glc)
-                    mc = "%s_%s%s" % (mn.upper(), form,
-                                      "_RTN" if rtn else "")
+                    text = "%s %s, %s, s59 offset:%s%s" % (
+                        mn, data, base, hex(off), glc)
+                mc = "%s_%s%s" % (mn.upper(), form,
+                                  "_RTN" if rtn else "")
 
-                    def src_cmp(t, wide=wide, name=name):
-                        # As the s_cselect_b32s above set them up.
-                        m0 = atomic_init(t, wide)
-                        s = atomic_src(t, wide)
-                        if name != "cmpswap":
-                            return m0, s, None
-                        b = (t["d"] << 32) | t["b"] if wide else t["b"]
-                        return m0, s, (b if t["e"] else m0)
+                def src_cmp(t, wide=wide, name=name):
+                    # As the s_cselect_b32s above set them up.
+                    m0 = atomic_init(t, wide)
+                    s = atomic_src(t, wide)
+                    if name != "cmpswap":
+                        return m0, s, None
+                    b = (t["d"] << 32) | t["b"] if wide else t["b"]
+                    return m0, s, (b if t["e"] else m0)
 
-                    def model(t, fn=fn, w=w, nw=nw, rtn=rtn, src_cmp=src_cmp):
-                        m0, s, c = src_cmp(t)
-                        out = words(m0, nw) if rtn else []
-                        return out + [t["e"]]
+                def model(t, fn=fn, w=w, nw=nw, rtn=rtn, src_cmp=src_cmp):
+                    m0, s, c = src_cmp(t)
+                    out = words(m0, nw) if rtn else []
+                    return out + [t["e"]]
 
-                    def final(t, fn=fn, w=w, src_cmp=src_cmp):
-                        m0, s, c = src_cmp(t)
-                        return fn(m0, s, c, w)
-                    pre2 = list(pre)
-                    C.append(Case(pre2 + [SCC_IN, MARK, text, MARK,
-                                          "s_waitcnt lgkmcnt(0)"],
-                                  (["s%d" % (20 + j) for j in range(nw)]
-                                   if rtn else []) + ["scc"],
-                                  [mc, "S_WAITCNT"], model,
-                                  atomic=(bias, form != "IMM", wide,
-                                          final)))
+                def final(t, fn=fn, w=w, src_cmp=src_cmp):
+                    m0, s, c = src_cmp(t)
+                    return fn(m0, s, c, w)
+                pre2 = list(pre)
+                if buf:
+                    pre2 += vsharp("{at}", off + 4 * nw, form != "IMM")
+                C.append(Case(pre2 + [SCC_IN, MARK, text, MARK,
+                                      "s_waitcnt lgkmcnt(0)"],
+                              (["s%d" % (20 + j) for j in range(nw)]
+                               if rtn else []) + ["scc"],
+                              [mc, "S_WAITCNT"], model,
+                              atomic=(bias, form != "IMM", wide,
+                                      final)))
     return C
 
 
