@@ -1428,6 +1428,9 @@ Expected<ModuleOutcome> optimizeCodeObject(const CodeObject &K0,
     std::optional<Search> S;
     Error E = Error::success();
     if (Processes > 1) {
+      // Named so that a run shows it took this path, whichever process
+      // happened to claim the chunks.
+      PhaseScope P("search: shared out over processes");
       SharedCounter Counter;
       if (!Counter.valid())
         return createStringError("--jobs: cannot map memory to share with worker "
