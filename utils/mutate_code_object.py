@@ -18,7 +18,8 @@ KIND is one of:
               mutants per input, 1 to 8 words each)
   disasm-crash  encodings LLVM 22's AMDGPU disassembler crashes on (VOP3,
               VOP3P with a literal in src0/src1/src2, MUBUF/MTBUF with a
-              literal soffset, SDWA with a reserved select 7; all invalid
+              literal soffset, VOPC-in-VOP3 with a literal SGPR destination,
+              SDWA with a reserved select 7; all invalid
               on gfx8/gfx9)
               written over the first instruction of .text, and at +0x100
               (the entry of a kernel with preloaded arguments)
@@ -391,6 +392,7 @@ def mutate_disasm_crash(w, path, data, _rng, _args):
     for name, lo, hi in [("vop3-src0", 0xd1050007, 0x475200ff),
                          ("vop3-src1", 0xd1050007, 0x0001fe01),
                          ("vop3-src2", 0xd1c10007, 0x03fe0101),
+                         ("vopc-e64-sdst", 0xd0c100ff, 0x00022093),
                          ("vop3p-src0", 0xd38f0007, 0x180200ff),
                          ("mubuf-soffset", 0xe0500000, 0xff000100),
                          ("mtbuf-soffset", 0xe8000000, 0xff000100),
