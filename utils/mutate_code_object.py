@@ -393,6 +393,7 @@ def mutate_disasm_crash(w, path, data, _rng, _args):
                          ("vop3-src1", 0xd1050007, 0x0001fe01),
                          ("vop3-src2", 0xd1c10007, 0x03fe0101),
                          ("vopc-e64-sdst", 0xd0c100ff, 0x00022093),
+                         ("readlane-sdst", 0xd28900ff, 0x00000101),
                          ("vop3p-src0", 0xd38f0007, 0x180200ff),
                          ("mubuf-soffset", 0xe0500000, 0xff000100),
                          ("mtbuf-soffset", 0xe8000000, 0xff000100),

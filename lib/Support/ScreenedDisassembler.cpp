@@ -19,13 +19,17 @@ bool asmevo::crashesAMDGPUDisassembler(StringRef CPU, ArrayRef<uint8_t> Bytes) {
   // and MFMA on gfx8/gfx9. The second dword holds src0 (8:0), src1 (17:9)
   // and src2 (26:18); 255 selects a literal constant, which these
   // encodings do not have.
-  // A VOPC compare promoted to VOP3 (opcode 25:16 below 0x100) writes the
-  // SGPR pair its first dword's 7:0 names; 255 there is a literal, which
-  // crashes the decoder as well (found by fuzz-code-object).
-  if (W0 >> 26 == 0b110100)
+  // A VOPC compare promoted to VOP3 (opcode 25:16 below 0x100) and
+  // v_readlane_b32 (0x289) write the SGPR(s) their first dword's 7:0 names;
+  // 255 there is a literal, which crashes the decoder as well (found by
+  // fuzz-code-object; every VOP3 opcode swept through llvm-mc with that
+  // destination on gfx942 and gfx90a: only these crash).
+  if (W0 >> 26 == 0b110100) {
+    unsigned Op = W0 >> 16 & 0x3ff;
     return (W1 & 0x1ff) == Literal || (W1 >> 9 & 0x1ff) == Literal ||
            (W1 >> 18 & 0x1ff) == Literal ||
-           ((W0 >> 16 & 0x3ff) < 0x100 && (W0 & 0xff) == Literal);
+           ((Op < 0x100 || Op == 0x289) && (W0 & 0xff) == Literal);
+  }
   // MUBUF (111000) and MTBUF (111010): soffset (second dword, 31:24) =
   // 255 asks for a literal the encoding has no room for.
   if (W0 >> 26 == 0b111000 || W0 >> 26 == 0b111010)
