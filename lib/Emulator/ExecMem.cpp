@@ -591,6 +591,32 @@ void execFlatFamily(Wave &W, const DInst &I) {
 }
 
 /// BUFFER_* (MUBUF, ISA 9.1.5 "Buffer Addressing", 9.1.8 range checking).
+/// Lane \p L's byte offset into a buffer (inst_offset, then the VGPR index
+/// and offset as idxen/offen ask) and whether its \p Bytes lie outside.
+/// Structured (idxen, stride) buffers check the index, raw ones the byte
+/// offset; an active lane where the two rules disagree is reported as an
+/// approximation (AITer's kernels use stride != 0 with offen only and a
+/// byte num_records).
+static std::pair<uint64_t, bool>
+bufferLane(Wave &W, const Operand *VAddr, bool Idxen,
+           bool Offen, uint32_t InstOff, uint64_t Stride, uint64_t NumRecords,
+           uint64_t Bytes, unsigned L, bool Active) {
+  uint32_t Index = 0, Offset = InstOff;
+  unsigned VK = 0;
+  if (Idxen && VAddr)
+    Index = W.vreg(*VAddr, VK++)[L];
+  if (Offen && VAddr)
+    Offset += W.vreg(*VAddr, VK)[L];
+  uint64_t ByteOff = uint64_t(Offset) + uint64_t(Index) * Stride;
+  bool ByteOOB = ByteOff + Bytes > NumRecords;
+  if (Stride == 0 || !Idxen)
+    return {ByteOff, ByteOOB};
+  bool OOB = Index >= NumRecords;
+  if (OOB != ByteOOB && Active)
+    W.M->ApproxBits |= AX_BUF_RANGE;
+  return {ByteOff, OOB};
+}
+
 void execBuffer(Wave &W, const DInst &I) {
   const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
   uint64_t Mask = W.exec();
@@ -678,20 +704,9 @@ void execBuffer(Wave &W, const DInst &I) {
   // offen only and a byte num_records.
   bool ByIndex = Stride != 0 && Idxen;
   for (unsigned L = 0; L < 64; ++L) {
-    uint32_t Index = 0, Offset = uint32_t(InstOff);
-    unsigned VK = 0;
-    if (Idxen && VAddr)
-      Index = W.vreg(*VAddr, VK++)[L];
-    if (Offen && VAddr)
-      Offset += W.vreg(*VAddr, VK)[L];
-    uint64_t ByteOff = uint64_t(Offset) + uint64_t(Index) * Stride;
-    bool ByteOOB = ByteOff + Total > NumRecords;
-    bool OOB = ByteOOB;
-    if (ByIndex) {
-      OOB = Index >= NumRecords;
-      if (OOB != ByteOOB && ((Mask >> L) & 1))
-        W.M->ApproxBits |= AX_BUF_RANGE;
-    }
+    auto [ByteOff, OOB] = bufferLane(W, VAddr, Idxen, Offen, uint32_t(InstOff),
+                                     Stride, NumRecords, Total, L,
+                                     (Mask >> L) & 1);
     Addr[L] = Base + SOffset + ByteOff;
     Sp[L] = OOB ? Space::Drop : Space::Global;
     // Partially out-of-range multi-dword loads/stores: handled below.
@@ -996,23 +1011,8 @@ static void execFormat(Wave &W, const DInst &I) {
   alignas(64) uint64_t Addr[64];
   Space Sp[64];
   for (unsigned L = 0; L < 64; ++L) {
-    uint32_t Index = 0, Offset = InstOff;
-    unsigned VK = 0;
-    if (Idxen && VAddr)
-      Index = W.vreg(*VAddr, VK++)[L];
-    if (Offen && VAddr)
-      Offset += W.vreg(*VAddr, VK)[L];
-    uint64_t ByteOff = uint64_t(Offset) + uint64_t(Index) * Stride;
-    // Structured (idxen, stride) buffers check the index, raw ones the
-    // byte offset; lanes where the two disagree are an approximation (as
-    // in execBuffer).
-    bool ByteOOB = ByteOff + Bytes > NumRecords;
-    bool OOB = ByteOOB;
-    if (Stride != 0 && Idxen) {
-      OOB = Index >= NumRecords;
-      if (OOB != ByteOOB && ((Mask >> L) & 1))
-        M.ApproxBits |= AX_BUF_RANGE;
-    }
+    auto [ByteOff, OOB] = bufferLane(W, VAddr, Idxen, Offen, InstOff, Stride,
+                                     NumRecords, Bytes, L, (Mask >> L) & 1);
     if (OOB && ((Mask >> L) & 1)) {
       Refuse("out-of-range lane (what it reads or writes is not "
              "documented for format accesses)");
