@@ -442,8 +442,7 @@ def dpp_forms(names):
                 for n in range(N):
                     w, l = n - n % WAVE, n % WAVE
                     old = L["d"][n]
-                    if not (rm >> (l // 16)) & 1 or \
-                            not (bm >> ((l % 16) // 4)) & 1:
+                    if not vm.dpp_writes(rm, bm, l):
                         res.append(old)
                         continue
                     s = vm.dpp_src_lane(c, l)

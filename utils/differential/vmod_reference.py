@@ -413,6 +413,12 @@ def src_text(k, ty, neg, ab, sx):
     return t
 
 
+def dpp_writes(rm, bm, l):
+    """Whether lane l is written under row_mask rm and bank_mask bm (a
+    disabled lane keeps its old value)."""
+    return (rm >> (l // 16)) & 1 and (bm >> ((l % 16) // 4)) & 1
+
+
 def dpp_src_lane(ctrl, l):
     """Source lane of lane l (in its wave) for a DPP control, None when out
     of range (ISA DPP_CTRL table)."""
@@ -796,8 +802,7 @@ def dpp_forms(arch):
                 for n in range(N):
                     w, l = n - n % WAVE, n % WAVE
                     old = L["d"][n]
-                    if not (rm >> (l // 16)) & 1 or \
-                            not (bm >> ((l % 16) // 4)) & 1:
+                    if not dpp_writes(rm, bm, l):
                         res.append(old)
                         continue
                     s = dpp_src_lane(c, l)
@@ -1089,8 +1094,7 @@ def carry_forms():
                 if enc == "dpp":
                     ctrl, rm, bm, bc = extra
                     w, l = n - n % WAVE, n % WAVE
-                    if not (rm >> (l // 16)) & 1 or \
-                            not (bm >> ((l % 16) // 4)) & 1:
+                    if not dpp_writes(rm, bm, l):
                         return None if want_carry else d
                     s = dpp_src_lane(ctrl, l)
                     if s is None and not bc:
@@ -1137,8 +1141,7 @@ def carry_forms():
             if enc == "dpp":
                 ctrl, rm, bm, bc = extra
                 w, l = n - n % WAVE, n % WAVE
-                if not (rm >> (l // 16)) & 1 or \
-                        not (bm >> ((l % 16) // 4)) & 1:
+                if not dpp_writes(rm, bm, l):
                     return d
                 return b if m else L["a"][w + dpp_src_lane(ctrl, l)]
             if extra == "mods":
@@ -1629,8 +1632,7 @@ def vop3_forms(arch):
             for n in range(N):
                 w, l = n - n % WAVE, n % WAVE
                 d = L["d"][n]
-                if not (rm >> (l // 16)) & 1 or \
-                        not (bm >> ((l % 16) // 4)) & 1:
+                if not dpp_writes(rm, bm, l):
                     res.append(d)
                     continue
                 sl = dpp_src_lane(ctrl, l)
@@ -1722,8 +1724,7 @@ def f8_forms(arch):
                                  (("row_mirror", 0), 0xF, 0x6, True)):
             def md(L, n, ctrl=ctrl, rm=rm, bm=bm, bc=bc, bf=bf):
                 w, l = n - n % WAVE, n % WAVE
-                if not (rm >> (l // 16)) & 1 or \
-                        not (bm >> ((l % 16) // 4)) & 1:
+                if not dpp_writes(rm, bm, l):
                     return L["d"][n]
                 sl = dpp_src_lane(ctrl, l)
                 if sl is None:
@@ -1809,8 +1810,7 @@ def dpp_exec_forms():
             for n in range(N):
                 w, l = n - n % WAVE, n % WAVE
                 d = L["d"][n]
-                if not (ex >> l) & 1 or not (rm >> (l // 16)) & 1 or \
-                        not (bm >> ((l % 16) // 4)) & 1:
+                if not (ex >> l) & 1 or not dpp_writes(rm, bm, l):
                     res.append(d)
                     continue
                 sl = dpp_src_lane(ctrl, l)
