@@ -826,12 +826,12 @@ void execBuffer(Wave &W, const DInst &I) {
 // the packed formats 10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10 (the bit
 // position of each component is not stated), float16 NaN loads, stores
 // that narrow or round (8/16-bit components from 32-bit data, f32 to
-// f16), stores whose component count differs from the format's,
-// descriptors whose DST_SEL is not X,Y,Z,W, out-of-range lanes (whether
-// they read 0 or the default W is not stated), d16 loads that leave the
-// high half of a register unwritten (d16_x, d16_xyz: LLVM gives them no
-// tied operand, so the half's value is not stated) and swizzled/ADD_TID
-// descriptors.
+// f16), descriptors whose DST_SEL is not X,Y,Z,W, out-of-range lanes
+// (whether they read 0 or the default W is not stated), stores of more
+// components than the format has, and swizzled/ADD_TID descriptors. The d16_x and
+// d16_xyz loads keep bits 31:16 of their last register (the guide's
+// pseudocode: "VDATA[31:16].b16 is preserved"); a store of fewer
+// components than the format's writes only its own channels.
 
 namespace {
 

@@ -35,19 +35,31 @@ size and count, components lie X first, little-endian; uint/sint extend,
 uscaled/sscaled convert the integer to float (exact at these widths),
 float16 widens to float32, 32-bit uint/sint/float are the bits; d16
 forms keep 16 bits per component, two per register; components the
-format lacks read as (0, 0, 0, 1). Stores write the registers' bits
-(32-bit components, or d16 halves to 16-bit components). Not tested
+format lacks read as (0, 0, 0, 1); d16_x and d16_xyz keep bits 31:16 of
+their last register (the guide's pseudocode). Stores write the registers'
+bits (32-bit components, or d16 halves to 16-bit components), only the
+instruction's channels (d16_xyz into 16_16_16_16 leaves W). Not tested
 (the emulator refuses them): unorm/snorm, the packed 10/11/2-bit
-formats, narrowing or rounding stores, float16 NaN loads, d16_x/d16_xyz
-loads, out-of-range format lanes, DST_SEL other than X,Y,Z,W.
+formats, narrowing or rounding stores, float16 NaN loads, out-of-range
+format lanes, DST_SEL other than X,Y,Z,W.
+
+LDS DMA (buffer_load_{ubyte,sbyte,ushort,sshort,dword,format_x} ... lds,
+global_load_lds_*, scratch_load_lds_*, every addressing mode): lane l's
+return dword -- what the VGPR form returns, bytes and shorts extended,
+format_x converted, 0 out of range -- at M0 + instruction offset + 4 * l
+(CDNA3/CDNA4 guide 9.1.9 and 10.3). ds_append / ds_consume: the LDS dword
+at the offset +/- popcount(EXEC), the old value to every active lane;
+ds_condxchg32_rtn_b64 and ds_read/write_addtid_b32 from the guide's
+pseudocode.
 
 What the guide leaves open is not tested: unaligned dword accesses,
 accesses that straddle num_records inside a dword, the structured-buffer
 range check (index vs. bytes: idxen cases stay in range), soffset in
 range checks (soffset is 0 on every out-of-range case), the value an
 out-of-range atomic returns, float atomics on NaN, denormal or
-signed-zero inputs (signed zeros only in ds_cmpst_f32/f64), the byte and
-short LDS DMA forms, the scratch LDS DMA instruction offset.
+signed-zero inputs (signed zeros only in ds_cmpst_f32/f64), LDS DMA
+instruction offsets that are not multiples of 4 (they misalign the LDS
+address), ds_append/consume with GDS (these targets have none).
 
 The MC opcodes that follow a marker (named by LLVM's disassembler,
 `llvm-mc -show-inst`) and pass on every lane, with every byte of memory
