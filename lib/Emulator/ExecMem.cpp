@@ -506,7 +506,7 @@ void issueLdsDma(Wave &W, const DInst &I, const MemInfo &MI,
   Op->Inst = I.Index;
   Op->Exec = Mask;
   uint32_t LdsBase = (W.S[SgprM0] & 0xffff) + InstOff;
-  unsigned Bytes = MI.Bytes == 4 ? 4 : MI.Bytes;
+  unsigned Bytes = MI.Bytes;
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Mask >> L) & 1))
       continue;
@@ -828,9 +828,9 @@ void execBuffer(Wave &W, const DInst &I) {
 // that narrow or round (8/16-bit components from 32-bit data, f32 to
 // f16), descriptors whose DST_SEL is not X,Y,Z,W, out-of-range lanes
 // (whether they read 0 or the default W is not stated), stores of more
-// components than the format has, and swizzled/ADD_TID descriptors. The d16_x and
-// d16_xyz loads keep bits 31:16 of their last register (the guide's
-// pseudocode: "VDATA[31:16].b16 is preserved"); a store of fewer
+// components than the format has, and swizzled/ADD_TID descriptors. The
+// d16_x and d16_xyz loads keep bits 31:16 of their last register (the
+// guide's pseudocode: "VDATA[31:16].b16 is preserved"); a store of fewer
 // components than the format's writes only its own channels.
 
 namespace {
@@ -1232,8 +1232,9 @@ template <bool Append> void execDSAppend(Wave &W, const DInst &I) {
   PendingOp *Op = dsReturn(W, I, Mask, 1);
   uint32_t Off = uint32_t(I.Imm[0]) & 0xffff;
   uint32_t Old = 0;
-  int Lane = Mask ? int(__builtin_ctzll(Mask)) : -1;
-  if (uint8_t *P = W.M->lds(W, I, Off, 4, Lane)) {
+  // With no active lane nothing is added and nothing returns.
+  uint8_t *P = Mask ? W.M->lds(W, I, Off, 4, __builtin_ctzll(Mask)) : nullptr;
+  if (P) {
     std::memcpy(&Old, P, 4);
     uint32_t N = uint32_t(__builtin_popcountll(Mask));
     uint32_t New = Append ? Old + N : Old - N;
