@@ -486,12 +486,19 @@ Space flatSpace(uint64_t A, uint64_t &Off) {
   return Space::Global;
 }
 
-/// LDS DMA of one dword per lane: lane L's dword (0 for a dropped lane)
-/// goes to LDS at M0[15:0] + inst_offset + 4 * L (ISA 9.1.9 "Buffer load
-/// to LDS"; LLVM's AMDGPU DMA operations: the instruction offset applies
-/// to both addresses, the LDS address steps 4 bytes per lane).
-void issueLdsDma(Wave &W, const DInst &I, const uint64_t *Addr,
-                 const Space *Sp, uint64_t Mask, uint32_t InstOff) {
+/// LDS DMA: lane L's return data goes to LDS at M0[15:0] + inst_offset +
+/// 4 * L instead of to its VGPR (ISA 9.1.9 "Memory Buffer Load to LDS" and
+/// 10.3 "Addressing": LDS_ADDR = LDSbase + M0 + INST.OFFSET + ThreadID * 4
+/// for every single-dword form; the instruction offset applies to both
+/// addresses, as LLVM's load-to-LDS intrinsics state). The return data is
+/// the dword the VGPR form would return: bytes and shorts zero- or
+/// sign-extended (9.1.3 "Read Data Format": read data is 32 bits; AMD's
+/// rocRoller test of sub-dword BufferToLDS sees lane i's byte at 4 * i with
+/// zero upper bytes); a dropped (out-of-range) lane writes 0.
+/// \p Value: precomputed dwords (format loads), else read per \p MI.
+void issueLdsDma(Wave &W, const DInst &I, const MemInfo &MI,
+                 const uint64_t *Addr, const Space *Sp, uint64_t Mask,
+                 uint32_t InstOff, const uint32_t *Value = nullptr) {
   Machine &M = *W.M;
   PendingOp *Op = W.newOp();
   Op->T = PendingOp::LdsDma;
@@ -499,13 +506,22 @@ void issueLdsDma(Wave &W, const DInst &I, const uint64_t *Addr,
   Op->Inst = I.Index;
   Op->Exec = Mask;
   uint32_t LdsBase = (W.S[SgprM0] & 0xffff) + InstOff;
+  unsigned Bytes = MI.Bytes;
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Mask >> L) & 1))
       continue;
     uint32_t V = 0;
-    if (Sp[L] != Space::Drop)
-      if (uint8_t *P = resolve(W, I, Sp[L], Addr[L], 4, false, int(L)))
-        std::memcpy(&V, P, 4);
+    if (Value) {
+      V = Value[L];
+    } else if (Sp[L] != Space::Drop) {
+      if (uint8_t *P = resolve(W, I, Sp[L], Addr[L], Bytes, false, int(L))) {
+        std::memcpy(&V, P, Bytes);
+        if (Bytes == 1)
+          V = MI.Signed ? uint32_t(int32_t(int8_t(V))) : V;
+        else if (Bytes == 2)
+          V = MI.Signed ? uint32_t(int32_t(int16_t(V))) : V;
+      }
+    }
     uint64_t LA = LdsBase + 4 * L;
     if (M.lds(W, I, LA, 4, int(L)))
       Op->addWrite(LA, nullptr, &V, 4);
@@ -580,7 +596,7 @@ void execFlatFamily(Wave &W, const DInst &I) {
     }
   }
   if (MI.LdsDma) {
-    issueLdsDma(W, I, Addr, Sp, Mask, uint32_t(Off));
+    issueLdsDma(W, I, MI, Addr, Sp, Mask, uint32_t(Off));
     return;
   }
   uint8_t Ctr = PendingOp::VM;
@@ -715,14 +731,14 @@ void execBuffer(Wave &W, const DInst &I) {
       Sp[L] = Space::Global; // refined per dword
   }
   if (LdsDma) {
-    // LDS DMA: one dword per lane from memory to LDS at M0[15:0] +
-    // inst_offset + lane * 4 (ISA 9.1.9 "Buffer load to LDS").
-    if (MI.Bytes != 4 || MI.Dwords != 1) {
+    // LDS DMA: one dword per lane (bytes and shorts extended) to LDS at
+    // M0[15:0] + inst_offset + lane * 4 (ISA 9.1.9).
+    if (MI.Dwords != 1) {
       W.M->report(W, I, Violation::Unimplemented, -1,
-                  "LDS DMA of other than one dword per lane");
+                  "LDS DMA of more than one dword per lane");
       return;
     }
-    issueLdsDma(W, I, Addr, Sp, Mask, uint32_t(InstOff));
+    issueLdsDma(W, I, MI, Addr, Sp, Mask, uint32_t(InstOff));
     return;
   }
   // Per-dword refinement for partially out-of-range raw accesses.
@@ -810,12 +826,12 @@ void execBuffer(Wave &W, const DInst &I) {
 // the packed formats 10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10 (the bit
 // position of each component is not stated), float16 NaN loads, stores
 // that narrow or round (8/16-bit components from 32-bit data, f32 to
-// f16), stores whose component count differs from the format's,
-// descriptors whose DST_SEL is not X,Y,Z,W, out-of-range lanes (whether
-// they read 0 or the default W is not stated), d16 loads that leave the
-// high half of a register unwritten (d16_x, d16_xyz: LLVM gives them no
-// tied operand, so the half's value is not stated) and swizzled/ADD_TID
-// descriptors.
+// f16), descriptors whose DST_SEL is not X,Y,Z,W, out-of-range lanes
+// (whether they read 0 or the default W is not stated), stores of more
+// components than the format has, and swizzled/ADD_TID descriptors. The
+// d16_x and d16_xyz loads keep bits 31:16 of their last register (the
+// guide's pseudocode: "VDATA[31:16].b16 is preserved"); a store of fewer
+// components than the format's writes only its own channels.
 
 namespace {
 
@@ -925,8 +941,9 @@ static void execFormat(Wave &W, const DInst &I) {
     M.report(W, I, Violation::Unimplemented, -1,
              "format buffer access not modelled: " + Why);
   };
-  if (I.Flags & FLds) {
-    Refuse("LDS DMA of a format load (the LDS data layout is not stated)");
+  bool Lds = I.Flags & FLds;
+  if (Lds && (FI.Comps != 1 || FI.D16 || FI.IsStore)) {
+    Refuse("LDS DMA of other than buffer_load_format_x");
     return;
   }
   int RIdx = -1;
@@ -987,7 +1004,9 @@ static void execFormat(Wave &W, const DInst &I) {
     return;
   }
   if (FI.IsStore) {
-    if (FI.Comps != DF.Comps) {
+    // A store writes the channels it has (ChannelOffsetX..): fewer than
+    // the format's leaves the others' bytes alone; more is undefined.
+    if (FI.Comps > DF.Comps) {
       Refuse("store of " + Twine(FI.Comps) + " components to a " +
              Twine(DF.Comps) + "-component format");
       return;
@@ -1028,8 +1047,44 @@ static void execFormat(Wave &W, const DInst &I) {
     // The stored 16-bit components are the register halves in memory
     // order, and 32-bit ones the registers: the raw store of the data
     // registers (d16: Comps halves, one or two registers).
-    access(W, I, Raw, Addr, Sp, Mask, Data, PendingOp::VM, false,
-           Space::Global);
+    unsigned WBytes = DF.Bits / 8 * FI.Comps;
+    if (WBytes != 6) {
+      MemInfo Part = rawInfo(MK::Store, WBytes);
+      Part.D16 = Raw.D16;
+      access(W, I, Part, Addr, Sp, Mask, Data, PendingOp::VM, false,
+             Space::Global);
+      return;
+    }
+    // d16_xyz into 16-bit channels: X and Y from the first register, Z
+    // from the low half of the second, in one operation.
+    PendingOp *Op = access(W, I, rawInfo(MK::Store, 4), Addr, Sp, Mask, Data,
+                           PendingOp::VM, false, Space::Global, nullptr, 0,
+                           /*Issue=*/false);
+    alignas(64) uint64_t AddrZ[64];
+    for (unsigned L = 0; L < 64; ++L)
+      AddrZ[L] = Addr[L] + 4;
+    Operand DataZ = *Data;
+    DataZ.Reg += 1;
+    access(W, I, rawInfo(MK::Store, 2), AddrZ, Sp, Mask, &DataZ,
+           PendingOp::VM, false, Space::Global, Op, 0, /*Issue=*/true);
+    return;
+  }
+  if (Lds) {
+    // buffer_load_format_x ... lds: the converted X component, the dword
+    // the VGPR form returns, goes to LDS (ISA 9.1.9 lists format_x).
+    uint32_t Val[64] = {};
+    for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+      unsigned L = __builtin_ctzll(Bits);
+      uint32_t R = 0;
+      if (uint8_t *P = resolve(W, I, Space::Global, Addr[L], DF.Bits / 8,
+                               false, int(L)))
+        std::memcpy(&R, P, DF.Bits / 8);
+      if (!loadComponent(R, DF.Bits, Nfmt, false, Val[L])) {
+        Refuse("float16 NaN component (its conversion is not documented)");
+        return;
+      }
+    }
+    issueLdsDma(W, I, MemInfo{MK::Load, 4, 1}, Addr, Sp, Mask, InstOff, Val);
     return;
   }
   PendingOp *Op = access(W, I, Raw, Addr, Sp, Mask, nullptr, PendingOp::VM,
@@ -1040,6 +1095,16 @@ static void execFormat(Wave &W, const DInst &I) {
     Op->DstMask = 0xffff0000u;
     Op->DstShift = 16;
   }
+  // d16_x and d16_xyz leave bits 31:16 of their last register as they are
+  // (the guide's pseudocode: "VDATA[31:16].b16 is preserved",
+  // "VDATA[63:48].b16 is preserved"). One register: a masked write; two:
+  // the high half merged now (a write to it while the load is in flight
+  // is an in-flight-write violation anyway).
+  bool OddD16 = FI.D16 && !FI.Hi && (FI.Comps & 1);
+  if (OddD16 && Regs == 1)
+    Op->DstMask = 0x0000ffffu;
+  const uint32_t *Keep =
+      OddD16 && Regs > 1 ? W.vslot(Op->DstReg + Regs - 1) : nullptr;
   bool NaN = false;
   for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
     unsigned L = __builtin_ctzll(Bits);
@@ -1065,6 +1130,8 @@ static void execFormat(Wave &W, const DInst &I) {
           FI.D16 && !FI.Hi
               ? C[2 * K] | (2 * K + 1 < FI.Comps ? C[2 * K + 1] << 16 : 0)
               : C[K];
+    if (Keep)
+      Op->Data[(Regs - 1) * 64 + L] |= Keep[L] & 0xffff0000u;
   }
   if (NaN)
     Refuse("float16 NaN component (its conversion is not documented)");
@@ -1125,6 +1192,104 @@ template <bool ST64> void execDSXchg2(Wave &W, const DInst &I) {
     }
   }
   M.issue(W, Op);
+}
+
+/// Whether a DS instruction without an address VGPR asks for GDS (its
+/// last immediate), which these targets do not have: refused.
+static bool refuseGds(Wave &W, const DInst &I) {
+  if (I.NumImms >= 2 && I.Imm[1]) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "GDS form of a DS instruction (no GDS on this target)");
+    return true;
+  }
+  return false;
+}
+
+/// A returning DS operation writing \p Dwords registers of I.Def[0].
+static PendingOp *dsReturn(Wave &W, const DInst &I, uint64_t Mask,
+                           unsigned Dwords) {
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::LoadV;
+  Op->Counters = PendingOp::LGKM;
+  Op->IsLDS = true;
+  Op->Inst = I.Index;
+  Op->Exec = Mask;
+  Op->DstFile = 1;
+  Op->DstReg = uint16_t(W.slot(I.Def[0]));
+  Op->DstCount = uint8_t(Dwords);
+  return Op;
+}
+
+/// DS_APPEND / DS_CONSUME with GDS=0: the LDS dword at the instruction
+/// offset gains (loses) the number of active lanes, and every active lane
+/// receives its value before the operation (CDNA3 ISA, DS_APPEND: "add
+/// count_bits(exec_mask) to the value stored in DS memory at ... instr_offset
+/// if LDS. Return the pre-operation value to VGPRs").
+template <bool Append> void execDSAppend(Wave &W, const DInst &I) {
+  if (refuseGds(W, I))
+    return;
+  uint64_t Mask = W.exec();
+  PendingOp *Op = dsReturn(W, I, Mask, 1);
+  uint32_t Off = uint32_t(I.Imm[0]) & 0xffff;
+  uint32_t Old = 0;
+  // With no active lane nothing is added and nothing returns.
+  uint8_t *P = Mask ? W.M->lds(W, I, Off, 4, __builtin_ctzll(Mask)) : nullptr;
+  if (P) {
+    std::memcpy(&Old, P, 4);
+    uint32_t N = uint32_t(__builtin_popcountll(Mask));
+    uint32_t New = Append ? Old + N : Old - N;
+    std::memcpy(P, &New, 4);
+  }
+  for (unsigned L = 0; L < 64; ++L)
+    Op->Data[L] = Old;
+  W.M->issue(W, Op);
+}
+
+/// DS_CONDXCHG32_RTN_B64: two conditional exchanges at ADDR0 = (vaddr +
+/// offset) & 0xfff8 and ADDR0 + 4; each returns the old dword and, when bit
+/// 31 of its data dword is set, writes the data with bit 31 cleared (the
+/// guide's pseudocode).
+void execDSCondXchg(Wave &W, const DInst &I) {
+  if (refuseGds(W, I))
+    return;
+  Machine &M = *W.M;
+  uint64_t Mask = W.exec();
+  PendingOp *Op = dsReturn(W, I, Mask, 2);
+  uint32_t Off = uint32_t(I.Imm[0]) & 0xffff;
+  const uint32_t *A = W.vreg(I.Src[0]);
+  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+    unsigned L = __builtin_ctzll(Bits);
+    uint32_t A0 = (A[L] + Off) & 0xfff8u;
+    for (unsigned H = 0; H < 2; ++H) {
+      uint32_t D = dataDword(W, I.Src[1], H, L), Old = 0;
+      if (uint8_t *P = M.lds(W, I, A0 + 4 * H, 4, int(L))) {
+        std::memcpy(&Old, P, 4);
+        if (D >> 31) {
+          uint32_t New = D & 0x7fffffffu;
+          std::memcpy(P, &New, 4);
+        }
+      }
+      Op->Data[H * 64 + L] = Old;
+    }
+  }
+  M.issue(W, Op);
+}
+
+/// DS_READ_ADDTID_B32 / DS_WRITE_ADDTID_B32: lane L accesses the dword at
+/// {offset1, offset0} + M0[15:0] + 4 * L (the guide's pseudocode).
+template <bool Write> void execDSAddTid(Wave &W, const DInst &I) {
+  if (refuseGds(W, I))
+    return;
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  alignas(64) uint64_t Addr[64];
+  Space Sp[64];
+  uint32_t Base = (uint32_t(I.Imm[0]) & 0xffff) + (W.S[SgprM0] & 0xffff);
+  for (unsigned L = 0; L < 64; ++L) {
+    Addr[L] = Base + 4 * L;
+    Sp[L] = Space::LDS;
+  }
+  access(W, I, MI, Addr, Sp, W.exec(), Write ? &I.Src[0] : nullptr,
+         PendingOp::LGKM, false, Space::LDS);
 }
 
 /// DS_READ2/WRITE2 (and ST64) of 32- or 64-bit elements.
@@ -1358,6 +1523,19 @@ template <bool IsBuffer> void execSAtomic(Wave &W, const DInst &I) {
 
 void execCacheNop(Wave &W, const DInst &) { W.M->ApproxBits |= AX_CACHE; }
 
+/// BUFFER_WBL2, BUFFER_INV, BUFFER_INVL2, BUFFER_WBINVL1*: no effect on
+/// emulated (coherent) memory, but the hardware returns an ACK through
+/// vmcnt ("Returns ACK to shader"), so the instruction takes its place in
+/// the in-order vmcnt queue: a s_waitcnt vmcnt(N) after it counts it.
+void execBufferCacheNop(Wave &W, const DInst &I) {
+  W.M->ApproxBits |= AX_CACHE;
+  PendingOp *Op = W.newOp();
+  Op->T = PendingOp::Nothing;
+  Op->Counters = PendingOp::VM;
+  Op->Inst = I.Index;
+  W.M->issue(W, Op);
+}
+
 void execMemtime(Wave &W, const DInst &I) {
   PendingOp *Op = W.newOp();
   Op->T = PendingOp::LoadS;
@@ -1440,13 +1618,16 @@ void emu::registerVMEM(SemRegistry &R) {
                         FIsVMEM});
     }
     if (StringRef(Pf) == "GLOBAL" || StringRef(Pf) == "SCRATCH") {
-      // GLOBAL_LOAD_LDS_DWORD, SCRATCH_LOAD_LDS_DWORD (the byte and short
-      // forms are not modelled: how they extend into the LDS dword is not
-      // documented).
-      MemInfo MI{MK::Load, 4, 1};
-      MI.LdsDma = true;
-      R.add(std::string(Pf) + "_LOAD_LDS_DWORD",
-            SemEntry{Fn, info(MI), FIsVMEM});
+      // GLOBAL/SCRATCH_LOAD_LDS_{DWORD,UBYTE,SBYTE,USHORT,SSHORT}: one
+      // (extended) dword per lane to LDS (issueLdsDma).
+      for (const ElemName &E : LoadElems) {
+        if (E.D16 || E.Dwords != 1)
+          continue;
+        MemInfo MI{MK::Load, E.Bytes, 1, E.Signed};
+        MI.LdsDma = true;
+        R.add(std::string(Pf) + "_LOAD_LDS_" + E.Suffix,
+              SemEntry{Fn, info(MI), FIsVMEM});
+      }
     }
     if (StringRef(Pf) == "SCRATCH")
       continue;
@@ -1489,18 +1670,16 @@ void emu::registerVMEM(SemRegistry &R) {
                       (St ? "STORE" : "LOAD") + "_FORMAT_";
       for (unsigned C = 1; C <= 4; ++C) {
         AddFmt(P + CompNames[C - 1], FmtInfo{C, St, false, false, Typed});
-        // d16_x and d16_xyz loads leave a register half unwritten; no
-        // format has three 16-bit components (d16_xyz stores).
-        if (C == 2 || C == 4 || (St && C == 1))
-          AddFmt(P + "D16_" + CompNames[C - 1],
-                 FmtInfo{C, St, true, false, Typed});
+        AddFmt(P + "D16_" + CompNames[C - 1],
+               FmtInfo{C, St, true, false, Typed});
       }
       if (!Typed)
         AddFmt(P + "D16_HI_X", FmtInfo{1, St, true, true, false});
     }
-  SemEntry Nop{execCacheNop};
+  SemEntry Nop{execBufferCacheNop};
   R.add("BUFFER_WBL2", Nop);
   R.add("BUFFER_INV", Nop);
+  R.add("BUFFER_INVL2", Nop);
   R.add("BUFFER_WBINVL1", Nop);
   R.add("BUFFER_WBINVL1_VOL", Nop);
 }
@@ -1627,6 +1806,14 @@ void emu::registerDS(SemRegistry &R) {
     R.add("DS_WRAP_RTN_B32", SemEntry{execDS, info(MI), FIsDS | FRtn});
   }
   R.add("DS_NOP", SemEntry{[](Wave &, const DInst &) {}, nullptr, FIsDS});
+  R.add("DS_APPEND", SemEntry{execDSAppend<true>, nullptr, FIsDS});
+  R.add("DS_CONSUME", SemEntry{execDSAppend<false>, nullptr, FIsDS});
+  R.add("DS_CONDXCHG32_RTN_B64",
+        SemEntry{execDSCondXchg, nullptr, FIsDS});
+  R.add("DS_READ_ADDTID_B32",
+        SemEntry{execDSAddTid<false>, info({MK::Load, 4, 1}), FIsDS});
+  R.add("DS_WRITE_ADDTID_B32",
+        SemEntry{execDSAddTid<true>, info({MK::Store, 4, 1}), FIsDS});
 }
 
 void emu::registerSMEM(SemRegistry &R) {

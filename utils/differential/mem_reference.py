@@ -35,19 +35,31 @@ size and count, components lie X first, little-endian; uint/sint extend,
 uscaled/sscaled convert the integer to float (exact at these widths),
 float16 widens to float32, 32-bit uint/sint/float are the bits; d16
 forms keep 16 bits per component, two per register; components the
-format lacks read as (0, 0, 0, 1). Stores write the registers' bits
-(32-bit components, or d16 halves to 16-bit components). Not tested
+format lacks read as (0, 0, 0, 1); d16_x and d16_xyz keep bits 31:16 of
+their last register (the guide's pseudocode). Stores write the registers'
+bits (32-bit components, or d16 halves to 16-bit components), only the
+instruction's channels (d16_xyz into 16_16_16_16 leaves W). Not tested
 (the emulator refuses them): unorm/snorm, the packed 10/11/2-bit
-formats, narrowing or rounding stores, float16 NaN loads, d16_x/d16_xyz
-loads, out-of-range format lanes, DST_SEL other than X,Y,Z,W.
+formats, narrowing or rounding stores, float16 NaN loads, out-of-range
+format lanes, DST_SEL other than X,Y,Z,W.
+
+LDS DMA (buffer_load_{ubyte,sbyte,ushort,sshort,dword,format_x} ... lds,
+global_load_lds_*, scratch_load_lds_*, every addressing mode): lane l's
+return dword -- what the VGPR form returns, bytes and shorts extended,
+format_x converted, 0 out of range -- at M0 + instruction offset + 4 * l
+(CDNA3/CDNA4 guide 9.1.9 and 10.3). ds_append / ds_consume: the LDS dword
+at the offset +/- popcount(EXEC), the old value to every active lane;
+ds_condxchg32_rtn_b64 and ds_read/write_addtid_b32 from the guide's
+pseudocode.
 
 What the guide leaves open is not tested: unaligned dword accesses,
 accesses that straddle num_records inside a dword, the structured-buffer
 range check (index vs. bytes: idxen cases stay in range), soffset in
 range checks (soffset is 0 on every out-of-range case), the value an
 out-of-range atomic returns, float atomics on NaN, denormal or
-signed-zero inputs (signed zeros only in ds_cmpst_f32/f64), the byte and
-short LDS DMA forms, the scratch LDS DMA instruction offset.
+signed-zero inputs (signed zeros only in ds_cmpst_f32/f64), LDS DMA
+instruction offsets that are not multiples of 4 (they misalign the LDS
+address), ds_append/consume with GDS (these targets have none).
 
 The MC opcodes that follow a marker (named by LLVM's disassembler,
 `llvm-mc -show-inst`) and pass on every lane, with every byte of memory
@@ -320,6 +332,8 @@ class Case:
         self.text = ""
 
     def result_dwords(self):
+        if self.fam == "dsx":
+            return self.extra["nres"]
         if self.extra.get("fmt") and self.kind == "load":
             return self.extra["regs"]
         if self.fam == "ds" and self.extra.get("two"):
@@ -473,7 +487,7 @@ WAIT = "\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_nop 1"
 def gen_case(em, c, arch, L):
     """Emits case c; returns the result value and its dword count (to be
     stored to the output), and an optional LDS read-back value."""
-    if c.fam in ("ds", "dslane", "ldsdma"):
+    if c.fam in ("ds", "dslane", "ldsdma", "dsx"):
         return gen_ds(em, c, arch, L)
     k = c.index
     key = keyof(c)
@@ -850,7 +864,8 @@ FMT_D16_LOADS = [(1, NUINT), (1, NSINT), (1, NUSCALED), (1, NSSCALED),
                  (10, NSSCALED), (12, NFLOAT), (12, NSINT)]
 # Stores: the format whose components are the registers (or d16 halves).
 FMT_STORE_DFMT = {(1, False): 4, (2, False): 11, (3, False): 13,
-                  (4, False): 14, (1, True): 2, (2, True): 5, (4, True): 12}
+                  (4, False): 14, (1, True): 2, (2, True): 5, (3, True): 12,
+                  (4, True): 12}
 FMT_COMPS = ["x", "xy", "xyz", "xyzw"]
 
 
@@ -892,8 +907,11 @@ def fmt_load(c, bts, init):
     if hi:
         return [(init[0] & 0xFFFF) | (cs[0] << 16)]
     if d16:
+        # d16_x / d16_xyz: the last register's high half is preserved
+        # (the guide's pseudocode, "VDATA[31:16].b16 is preserved").
         return [cs[2 * j] | (cs[2 * j + 1] << 16 if 2 * j + 1 < comps
-                             else 0) for j in range(c.extra["regs"])]
+                             else init[j] & 0xFFFF0000)
+                for j in range(c.extra["regs"])]
     return cs[:comps]
 
 
@@ -904,8 +922,10 @@ def fmt_store(c, data):
     bits, n = DFMTS[dfmt]
     if c.extra["hi"]:
         return struct.pack("<H", data[0] >> 16)
+    # Only the instruction's channels are written (ChannelOffsetX..):
+    # d16_xyz into 16_16_16_16 leaves W alone.
     b = b"".join(struct.pack("<I", data[j]) for j in range(c.extra["regs"]))
-    return b[:bits // 8 * n]
+    return b[:bits // 8 * min(n, c.extra["comps"])]
 
 
 def fmtbuf_cases(arch):
@@ -918,11 +938,8 @@ def fmtbuf_cases(arch):
                 comps = ci + 1
                 ops.append((kind, "%s_%s_format_%s" % (pre, kind, cn),
                             comps, False, False, typed))
-                # d16_x / d16_xyz loads leave a register half unwritten;
-                # no format has three 16-bit components (d16_xyz stores).
-                if comps in (2, 4) or (kind == "store" and comps == 1):
-                    ops.append((kind, "%s_%s_format_d16_%s"
-                                % (pre, kind, cn), comps, True, False, typed))
+                ops.append((kind, "%s_%s_format_d16_%s" % (pre, kind, cn),
+                            comps, True, False, typed))
             if not typed:
                 ops.append((kind, "buffer_%s_format_d16_hi_x" % kind,
                             1, True, True, False))
@@ -1037,32 +1054,78 @@ def ds_cases(arch):
     # Cache maintenance changes no register and no memory value (emulated
     # memory is coherent); the assembler keeps the target's forms.
     for t in ("buffer_wbl2 sc1", "buffer_inv sc1", "buffer_wbl2",
-              "buffer_wbinvl1", "buffer_wbinvl1_vol"):
+              "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_invl2"):
         out.append(Case("ds", t.split()[0], "store", elem=None, nop=t))
     for j, off in enumerate([0, 4, 256, 0xFFFC]):
         for nm in ("ds_bpermute_b32", "ds_permute_b32"):
             for ag in (False, True):
                 out.append(Case("dslane", nm, "lane", imm=off, agpr=ag,
                                 exec=PARTIAL if j % 2 else M64))
-    # LDS DMA: buffer_load_dword ... lds writes lane l's dword at
-    # M0 + inst_offset + 4 * l (M0 = the LDS region here).
-    for mode in ("offen", "idxen", "bothen", "offset"):
-        for imm, nr in ((0, BIGNR), (8, BIGNR), (0, REGION - 16 * 37 - 8)):
-            if nr != BIGNR and mode != "offen":
-                continue
-            out.append(Case("ldsdma", "buffer_load_dword", "dma",
-                            elem=LOADS["dword"], mode=mode, imm=imm, nr=nr))
-    for mode, imm in (("vaddr", 0), ("vaddr", 12), ("saddr", 0),
-                      ("saddr", 8)):
-        out.append(Case("ldsdma", "global_load_lds_dword", "dma",
-                        elem=LOADS["dword"], src="global", mode=mode,
-                        imm=imm))
-    # Scratch: instruction offset 0 only (LLVM's DMA description states
-    # the offset rule for the global form).
-    for mode in ("vaddr", "saddr", "sv"):
-        out.append(Case("ldsdma", "scratch_load_lds_dword", "dma",
-                        elem=LOADS["dword"], src="scratch", mode=mode,
-                        imm=0, sval=16, ptgt=PBASE_OFF + 32))
+    # LDS DMA: buffer_load_<size> ... lds writes lane l's return dword
+    # (bytes and shorts extended as the VGPR form would) at M0 +
+    # inst_offset + 4 * l (M0 = the LDS region here).
+    # Instruction offsets stay multiples of 4 (they move the LDS address
+    # too); the sub-dword part of the memory address comes from the VGPR.
+    dma_elems = [("dword", (0, 8)), ("ubyte", (0, 4)), ("sbyte", (4, 12)),
+                 ("ushort", (0, 8)), ("sshort", (12, 4))]
+    for sfx, imms in dma_elems:
+        e = LOADS[sfx]
+        for mode in ("offen", "idxen", "bothen", "offset"):
+            for imm, nr in ((imms[0], BIGNR), (imms[1], BIGNR),
+                            (imms[0], REGION - 16 * 37 - 8)):
+                if nr != BIGNR and mode != "offen":
+                    continue
+                out.append(Case("ldsdma", "buffer_load_" + sfx, "dma",
+                                elem=e, mode=mode, imm=imm, nr=nr, sfx=sfx))
+    # buffer_load_format_x ... lds: the converted X component.
+    for j, (dfmt, nfmt) in enumerate([(4, NUINT), (1, NSINT), (2, NUSCALED),
+                                      (5, NSSCALED), (10, NUINT),
+                                      (12, NSINT), (3, NUSCALED),
+                                      (11, NFLOAT)]):
+        mode = ("offen", "idxen", "bothen", "offset")[j % 4]
+        out.append(Case("ldsdma", "buffer_load_format_x", "dma",
+                        elem=raw_elem(dfmt), mode=mode, imm=0, nr=BIGNR,
+                        fmt=(dfmt, nfmt),
+                        w3=DST_SEL_XYZW | (nfmt << 12) | (dfmt << 15)))
+    for sfx, imms in dma_elems:
+        e = LOADS[sfx]
+        for mode, imm in (("vaddr", imms[0]), ("vaddr", 12 + imms[1]),
+                          ("saddr", imms[0]), ("saddr", 8 + imms[1])):
+            out.append(Case("ldsdma", "global_load_lds_" + sfx, "dma",
+                            elem=e, src="global", mode=mode, imm=imm,
+                            sfx=sfx))
+        # Scratch: the instruction offset is added to the LDS address as
+        # well (ISA 10.3: LDS_ADDR = LDSbase + M0 + INST.OFFSET +
+        # ThreadID * 4 for every instruction returning data to LDS).
+        sub = {1: 3, 2: 2}.get(e[0], 0)
+        for mode, imm in (("vaddr", 0), ("vaddr", 8), ("saddr", 0),
+                          ("sv", 0), ("sv", 4), ("st", PBASE_OFF + 32),
+                          ("st", PBASE_OFF + 48)):
+            # st: the instruction offset is the private address.
+            pt = imm if mode == "st" else PBASE_OFF + 32 + sub
+            out.append(Case("ldsdma", "scratch_load_lds_" + sfx, "dma",
+                            elem=e, src="scratch", mode=mode, imm=imm,
+                            sval=16, ptgt=pt, sfx=sfx))
+    # DS_APPEND / DS_CONSUME at word 0 of lane 13's block (0: consume wraps
+    # below zero), lane 5's (0x80000000) and others; full, partial and
+    # single-lane EXEC.
+    for j, (blk, word, ex) in enumerate([(13, 0, M64), (13, 0, PARTIAL),
+                                         (5, 0, M64), (5, 0, 1 << 37),
+                                         (40, 3, PARTIAL), (63, 7, M64)]):
+        for nm in ("ds_append", "ds_consume"):
+            out.append(Case("dsx", nm, "atomic", op=nm[3:], nres=1,
+                            imm=1024 + 32 * blk + 4 * word, exec=ex))
+    for j, off in enumerate([0, 8, 16, 20]):
+        for ag in (False, True):
+            out.append(Case("dsx", "ds_condxchg32_rtn_b64", "atomic",
+                            op="condxchg", nres=2, imm=off, agpr=ag,
+                            exec=PARTIAL if j % 2 else M64))
+    for j, off in enumerate([0, 4, 256, 1788]):
+        ex = PARTIAL if j % 2 else M64
+        out.append(Case("dsx", "ds_read_addtid_b32", "load", op="addtid",
+                        nres=1, imm=off, exec=ex))
+        out.append(Case("dsx", "ds_write_addtid_b32", "store", op="addtid",
+                        nres=0, imm=off, exec=ex))
     for j, off in enumerate(SWIZZLES):
         out.append(Case("dslane", "ds_swizzle_b32", "lane", imm=off,
                         exec=PARTIAL if j % 3 == 1 else M64))
@@ -1118,6 +1181,18 @@ def gen_ds(em, c, arch, L):
     I1 = inp("v", "<4 x i32>", em.vec([L["w%d" % (20 + j)]
                                        for j in range(4)]))
     offs = " offset:%d" % c.imm if c.imm else ""
+    nb_el = c.elem[0] if c.elem else 4
+    t_off = L["tb"] if nb_el == 1 else L["ts"] if nb_el == 2 else L["slot"]
+    p_off = L["ptb"] if nb_el == 1 else L["pts"] if nb_el == 2 else \
+        L["pslot"]
+    sfx = c.extra.get("sfx", "dword")
+    if c.fam in ("ldsdma", "dsx") and (c.fam == "ldsdma" or
+                                       c.extra["op"] == "addtid"):
+        # M0 = the LDS region: the DMA (and addtid) LDS address is M0 +
+        # instruction offset + 4 * lane.
+        m0 = inp("s", "i32", L["ldsbase"])
+        pre += "s_mov_b32 m0, %s\n" % m0
+        clob += ",~{m0}"
     if c.fam == "ldsdma" and c.extra.get("src") == "global":
         rb = em.tmp()
         em.emit("%s = getelementptr i8, ptr addrspace(1) %%mem, i64 %d"
@@ -1126,38 +1201,37 @@ def gen_ds(em, c, arch, L):
             sb = em.tmp()
             em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i64 -4096"
                     % (sb, rb))
-            vo = inp("v", "i32", em.add(L["slot"], str(4096 - c.imm)))
+            vo = inp("v", "i32", em.add(t_off, str(4096 - c.imm)))
             sa = inp("s", "ptr addrspace(1)", sb)
             addr = "%s, %s" % (vo, sa)
         else:
             tg, va = em.tmp(), em.tmp()
             em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i32 %s"
-                    % (tg, rb, L["slot"]))
+                    % (tg, rb, t_off))
             em.emit("%s = getelementptr i8, ptr addrspace(1) %s, i64 %d"
                     % (va, tg, -c.imm))
             addr = "%s, off" % inp("v", "ptr addrspace(1)", va)
-        m0 = inp("s", "i32", L["ldsbase"])
-        # gfx940 names the form global_load_lds_dword; gfx90a writes
-        # global_load_dword ... lds (one opcode, GLOBAL_LOAD_LDS_DWORD).
-        text = ("global_load_lds_dword %s%s" if arch == "gfx942" else
-                "global_load_dword %s%s lds") % (addr, offs)
-        pre = "s_mov_b32 m0, %s\n" % m0
-        clob = ",~{m0}"
+        # gfx940 names the forms global_load_lds_<size>; gfx90a writes
+        # global_load_<size> ... lds (the same opcodes).
+        text = ("global_load_lds_%s %s%s" % (sfx, addr, offs)
+                if arch == "gfx942" else
+                "global_load_%s %s%s lds" % (sfx, addr, offs))
     elif c.fam == "ldsdma" and c.extra.get("src") == "scratch":
         if c.mode == "vaddr":
-            addr = "%s, off" % inp("v", "i32", em.add(L["pslot"],
-                                                      str(PBASE_OFF)))
+            addr = "%s, off" % inp("v", "i32", em.add(
+                p_off, str(PBASE_OFF - c.imm)))
         elif c.mode == "saddr":
-            addr = "off, %s" % inp("s", "i32", str(c.extra["ptgt"]))
+            addr = "off, %s" % inp("s", "i32", str(c.extra["ptgt"] - c.imm))
+        elif c.mode == "st":
+            addr = "off, off"
+            offs = " offset:%d" % c.imm
         else:
-            va = inp("v", "i32", em.add(L["pslot"], str(PBASE_OFF -
-                                                         c.extra["sval"])))
+            va = inp("v", "i32", em.add(p_off, str(PBASE_OFF - c.imm -
+                                                   c.extra["sval"])))
             addr = "%s, %s" % (va, inp("s", "i32", str(c.extra["sval"])))
-        m0 = inp("s", "i32", L["ldsbase"])
-        text = ("scratch_load_lds_dword %s" if arch == "gfx942" else
-                "scratch_load_dword %s lds") % addr
-        pre = "s_mov_b32 m0, %s\n" % m0
-        clob = ",~{m0}"
+        text = ("scratch_load_lds_%s %s%s" % (sfx, addr, offs)
+                if arch == "gfx942" else
+                "scratch_load_%s %s%s lds" % (sfx, addr, offs))
     elif c.fam == "ldsdma":
         rb = em.tmp()
         em.emit("%s = getelementptr i8, ptr addrspace(1) %%mem, i64 %d"
@@ -1170,9 +1244,10 @@ def gen_ds(em, c, arch, L):
         stride = 16 if c.mode in ("idxen", "bothen") else 0
         hi2 = em.tmp()
         em.emit("%s = or i32 %s, %d" % (hi2, hi, stride << 16))
-        rs = em.vec([lo, hi2, str(sext(c.nr, 32)), str(0x00027000)])
+        rs = em.vec([lo, hi2, str(sext(c.nr, 32)),
+                     str(c.extra.get("w3", 0x00027000))])
         if c.mode == "offen":
-            vs = [em.add(L["slot"], str(-c.imm))]
+            vs = [em.add(t_off, str(-c.imm))]
         elif c.mode == "idxen":
             vs = [L["slotidx"]]
         elif c.mode == "bothen":
@@ -1181,12 +1256,27 @@ def gen_ds(em, c, arch, L):
             vs = []
         va = inp("v", vty(len(vs)), em.vec(vs)) if vs else "off"
         sr = inp("s", "<4 x i32>", rs)
-        m0 = inp("s", "i32", L["ldsbase"])
         flags = {"offen": " offen", "idxen": " idxen",
                  "bothen": " idxen offen", "offset": ""}[c.mode]
-        text = "buffer_load_dword %s, %s, 0%s%s lds" % (va, sr, flags, offs)
-        pre = "s_mov_b32 m0, %s\n" % m0
-        clob = ",~{m0}"
+        text = "%s %s, %s, 0%s%s lds" % (c.mnem, va, sr, flags, offs)
+    elif c.fam == "dsx":
+        op = c.extra["op"]
+        if op in ("append", "consume"):
+            text = "%s $0 offset:%d" % (c.mnem, c.imm)
+            inp("0", "i32", init[0])
+        elif op == "condxchg":
+            # vaddr = the lane's block + 0..3: ADDR0 = (vaddr + offset) &
+            # 0xfff8 drops the sub-dword part.
+            ad = inp("v", "i32", em.add(a0, L["w13"]))
+            dv = inp(f, "<2 x i32>", em.vec([L["w8"], L["w9"]]))
+            text = "%s $0, %s, %s offset:%d" % (c.mnem, ad, dv, c.imm)
+            inp("0", "<2 x i32>", em.vec(init[:2]))
+        elif c.kind == "load":
+            text = "%s $0 offset:%d" % (c.mnem, c.imm)
+            inp("0", "i32", init[0])
+        else:
+            d = inp("v", "i32", L["w8"])
+            text = "%s %s offset:%d" % (c.mnem, d, c.imm)
     elif c.fam == "dslane":
         ad = inp("v", "i32", L["w14"]) if c.mnem != "ds_swizzle_b32" else None
         d = inp(f, "i32", L["w8"])
@@ -1282,6 +1372,49 @@ def swizzle_src(off, lane):
     return (lane & 32) | ((((lane & 31) & a) | o) ^ x)
 
 
+def region_bytes(c, off, n, P, key):
+    """n bytes at byte offset off of case c's global region."""
+    w0, w1 = off // 4, (off + n + 3) // 4
+    b = b"".join(struct.pack("<I", region_word(c.index, j, P, key))
+                 for j in range(w0, w1))
+    return b[off - 4 * w0:off - 4 * w0 + n]
+
+
+def dma_value(c, i, lin, P, key):
+    """The dword an LDS DMA writes for lane i: what the VGPR form of the
+    load returns (bytes and shorts zero- or sign-extended; a format_x load
+    its converted X component); 0 for an out-of-range buffer lane."""
+    w = lin[i]
+    slot = w[12]
+    nb = elem_size(c.elem)
+    src = c.extra.get("src")
+    if src == "scratch":
+        pr = priv_init(w)
+        if c.mode in ("saddr", "st"):
+            po = c.extra["ptgt"]
+        else:
+            po = PBASE_OFF + (slot & 112) + lane_target(c, i, lin) - slot
+        data = bytes(pr[po:po + nb])
+    elif src == "global":
+        data = region_bytes(c, lane_target(c, i, lin), nb, P, key)
+    else:
+        if c.mode == "offset":
+            off = c.imm
+        elif c.mode == "offen":
+            off = lane_target(c, i, lin)
+        else:
+            off = slot + c.imm
+        if not in_range(off, nb, c.nr):
+            return 0
+        data = region_bytes(c, off, nb, P, key)
+    f = c.extra.get("fmt")
+    if f:
+        bits = DFMTS[f[0]][0]
+        raw = int.from_bytes(data[:bits // 8], "little")
+        return fmt_component(raw, bits, f[1], False)
+    return load_value(data, c.elem, [0])[0]
+
+
 def model_ds(cases, lin, P):
     """Per DS case: (results[i], LDS read-back words[i])."""
     out = {}
@@ -1296,32 +1429,48 @@ def model_ds(cases, lin, P):
             ex = c.extra.get("exec", M64)
             act = [(ex >> (i % 64)) & 1 for i in lanes]
             regs = {}
-            if c.fam == "ldsdma" and c.extra.get("src"):
+            if c.fam == "ldsdma":
                 for l in range(64):
                     i = 64 * g + l
-                    if c.extra["src"] == "global":
-                        v = region_word(c.index, lin[i][12] // 4, P, key)
-                    else:
-                        pr = priv_init(lin[i])
-                        po = c.extra["ptgt"] if c.mode == "saddr" else \
-                            PBASE_OFF + (lin[i][12] & 112)
-                        v = struct.unpack("<I", bytes(pr[po:po + 4]))[0]
+                    v = dma_value(c, i, lin, P, key)
                     a = c.imm + 4 * l
                     lds[a:a + 4] = struct.pack("<I", v)
-            elif c.fam == "ldsdma":
+            elif c.fam == "dsx":
+                op = c.extra["op"]
+                if op in ("append", "consume"):
+                    # The region starts 1 KiB into LDS (@lds is at 0).
+                    a = c.imm - 1024
+                    old = struct.unpack("<I", bytes(lds[a:a + 4]))[0]
+                    n = bin(ex).count("1")
+                    new = (old + n if op == "append" else old - n) & M32
+                    lds[a:a + 4] = struct.pack("<I", new)
                 for l in range(64):
                     i = 64 * g + l
-                    slot = lin[i][12]
-                    if c.mode == "offset":
-                        off = c.imm
-                    elif c.mode == "offen":
-                        off = slot
+                    w = lin[i]
+                    init = [w[8 + j] for j in range(4)]
+                    if not act[l]:
+                        regs[l] = init[:nres]
+                    elif op in ("append", "consume"):
+                        regs[l] = [old]
+                    elif op == "condxchg":
+                        a0 = (32 * l + 1024 + w[13] + c.imm) & 0xFFF8
+                        a0 -= 1024
+                        r = []
+                        for h in range(2):
+                            r.append(struct.unpack("<I", bytes(
+                                lds[a0 + 4 * h:a0 + 4 * h + 4]))[0])
+                            d = w[8 + h]
+                            if d >> 31:
+                                lds[a0 + 4 * h:a0 + 4 * h + 4] = struct.pack(
+                                    "<I", d & 0x7FFFFFFF)
+                        regs[l] = r
+                    elif c.kind == "load":
+                        a = c.imm + 4 * l
+                        regs[l] = [struct.unpack("<I", bytes(
+                            lds[a:a + 4]))[0]]
                     else:
-                        off = slot + c.imm
-                    v = region_word(c.index, off // 4, P, key) \
-                        if in_range(off, 4, c.nr) else 0
-                    a = c.imm + 4 * l
-                    lds[a:a + 4] = struct.pack("<I", v)
+                        a = c.imm + 4 * l
+                        lds[a:a + 4] = struct.pack("<I", w[8])
             elif c.fam == "dslane":
                 data = [lin[i][8] for i in lanes]
                 addr = [lin[i][14] for i in lanes]
@@ -1516,7 +1665,12 @@ def model(cases, lin, P, arch):
             elif c.kind == "store":
                 bts = fmt_store(c, data) if c.extra.get("fmt") \
                     else store_bytes(c.elem, data)
-                if chk is None or c.elem[0] != 4:
+                if c.extra.get("fmt"):
+                    # Format lanes stay in range (out-of-range ones are
+                    # refused); the channels written may be fewer than
+                    # the element's.
+                    m[o:o + len(bts)] = bts
+                elif chk is None or c.elem[0] != 4:
                     if chk is None or in_range(chk, size, c.nr):
                         m[o:o + len(bts)] = bts
                 else:
