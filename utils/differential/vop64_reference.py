@@ -9,8 +9,8 @@ multiply-adds, against Python models of what AMD and LLVM document.
     an illegal control into two 32-bit DPP moves of the halves with the
     same control: the register pair of lane L comes from lane
     (L & ~15) + N, with the 32-bit rules for row_mask, bank_mask and
-    bound_ctrl (vmod_reference.py). Every kernel lane is active, so every
-    source lane is valid. f64 results are the exact models of
+    bound_ctrl (vmod_reference.py), also under a partial EXEC (a disabled
+    source lane is invalid). f64 results are the exact models of
     vmod_reference.py; v_rcp/v_rsq/v_sqrt_f64 are checked against
     trans_reference.py's bound (2^29 ulp, special values exact).
   - V_DOT2C_I32_I16, V_DOT4C_I32_I8, V_DOT8C_I32_I4 (D = D + sum of the
@@ -21,6 +21,26 @@ multiply-adds, against Python models of what AMD and LLVM document.
     significant bits, exponents -2..2, no denormals) and the accumulator
     a multiple of 2^-4 below 2^16: every product and sum is exact in f32,
     so any order and rounding give the same bits.
+  - f16 multiply-adds: v_pk_fmac_f16 (e32, e64, DPP, SDWA; fused, each
+    half), v_mac_f16 (e32, e64, DPP), v_madak_f16 / v_madmk_f16 (the f16
+    literal K), and the gfx8-encoded VOP3 ops of gfx9 v_mad_legacy_f16,
+    v_fma_legacy_f16, v_mad_legacy_u16/i16. The high half of D: kept by
+    v_mac/madak/madmk_f16, zeroed by the _legacy ops (LLVM's
+    GCNSubtarget::zeroesHigh16BitsOfDest, "derived from experimentation":
+    the _legacy ops are the gfx8 instructions it lists as zeroing on gfx9,
+    at their gfx8 encodings, as Mesa ACO's opcode table also has them).
+    Whether the non-fused ones round the product, and how they treat f16
+    denormals, is not documented: their factors are small (exact
+    products) and the addends keep every result normal, zero, infinite or
+    NaN. v_mad_f16 (gfx9 encoding) and v_add_i16 / v_sub_i16 (signed,
+    wrapping, or saturating with clamp) are checked with D's high half
+    zero beforehand: whether they zero or keep it is not documented.
+  - gfx90a's non-fused f32 ops (v_mad_f32, v_mac_f32 e32/e64/DPP,
+    v_madak/madmk_f32, v_mad_legacy_f32 with DX9 0 * x = 0): LLVM's
+    SIISelLowering says "v_mad_f32 does not support denormals" and forms
+    them only with f32 denormals flushed; modelled as denormal sources
+    read as zeros of their sign and a denormal result written as a zero
+    of its sign, on exact products.
 
 Usage: vop64_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                           --work DIR [--write-tested FILE]
@@ -153,6 +173,63 @@ def dpp64_forms(arch):
         out.append(vm.Form("v_fmac_f64_dpp $0, %s, %s %s" % (
             t1, t2, dpp64_text(n, rm, bm, bc)), ["cd", "ef"],
             "V_FMAC_F64_dpp", model, wide=True))
+    return out
+
+
+def dpp64_exec_forms(arch):
+    """64-bit DPP under a partial EXEC: a lane with EXEC=0 is not written
+    and a source lane with EXEC=0 is invalid (read as 0 with bound_ctrl,
+    else the lane is not written), as for 32-bit DPP."""
+    out = []
+    ex = vm.EXEC_LO | (vm.EXEC_HI << 32)
+    pre = ("s_mov_b64 s[12:13], exec\\0As_mov_b32 exec_lo, %#x\\0A"
+           "s_mov_b32 exec_hi, %#x\\0As_nop 7\\0A" % (vm.EXEC_LO,
+                                                      vm.EXEC_HI))
+    post = "\\0As_mov_b64 exec, s[12:13]"
+    cases = [("v_ceil_f64", "cd", True, 3, False,
+              lambda x, y, d: vm.fround_int(F64, x, "ceil")),
+             ("v_ceil_f64", "cd", True, 7, True,
+              lambda x, y, d: vm.fround_int(F64, x, "ceil")),
+             ("v_cvt_f64_i32", "c", True, 12, True,
+              lambda x, y, d: vm.fround(Q(ir.s32(x)), F64)),
+             ("v_cvt_i32_f64", "cd", False, 1, True,
+              lambda x, y, d: vm.f64_int(x, -2**31, 2**31 - 1)),
+             ("v_fmac_f64", "cd", True, 0, True,
+              lambda x, y, d: vm.ffma(F64, x, y, d)),
+             ("v_fmac_f64", "cd", True, 14, False,
+              lambda x, y, d: vm.ffma(F64, x, y, d))]
+    if arch == "gfx942":
+        cases += [("v_mov_b64", "cd", True, 5, False, lambda x, y, d: x),
+                  ("v_mov_b64", "cd", True, 5, True, lambda x, y, d: x)]
+    for name, src, wide, n, bc, fn in cases:
+        two = name == "v_fmac_f64"
+        asm = "%s_dpp $0, $1%s %s" % (name, ", $2" if two else "",
+                                      dpp64_text(n, 0xF, 0xF, bc))
+
+        def model(L, src=src, wide=wide, n=n, bc=bc, fn=fn, two=two):
+            res = []
+            for k in range(N):
+                w, l = k - k % WAVE, k % WAVE
+                d = vm.wide_val(L, "ab", k) if wide else L["d"][k]
+                if not (ex >> l) & 1:
+                    res.append(d)
+                    continue
+                sl = (l & ~15) + n
+                if not (ex >> sl) & 1:
+                    if not bc:
+                        res.append(d)
+                        continue
+                    x = 0
+                else:
+                    x = vm.wide_val(L, src, w + sl) if src in vm.PAIRS \
+                        else L[src][w + sl]
+                y = vm.wide_val(L, "ef", k)
+                res.append(fn(x, y, d))
+            return res
+        out.append(vm.Form(pre + asm + post,
+                           [src, "ef"] if two else [src],
+                           name.upper() + "_dpp", model, wide=wide,
+                           clob=",~{s12},~{s13}"))
     return out
 
 
@@ -563,7 +640,8 @@ def mad32_forms():
 def main():
     args = harness.arguments()
     batches = [
-        ("dpp64", vm.run_batch, dpp64_forms(args.arch),
+        ("dpp64", vm.run_batch, dpp64_forms(args.arch) +
+         dpp64_exec_forms(args.arch),
          vm.inputs_for(args.seed, "f64")),
         ("trans64", None, trans64_forms(), trans64_inputs(args.seed + 1)),
         ("dot", vm.run_batch, dot_forms(), dot_inputs(args.seed + 2)),
