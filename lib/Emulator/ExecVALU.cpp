@@ -79,6 +79,39 @@ void emu::dppPermute(const DInst &I, const uint32_t *Src, uint32_t *Out,
   }
 }
 
+bool emu::dppSrc64(Wave &W, const DInst &I, Ty T, uint64_t *Out,
+                   uint64_t &Mask) {
+  if (I.DppCtrl < 0x150 || I.DppCtrl > 0x15f) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "DPP control other than row_newbcast on a 64-bit operand "
+                "(its lane movement is not documented)");
+    return false;
+  }
+  Mask &= dppWriteMask(I);
+  if (!is64(T)) {
+    alignas(64) uint32_t Buf[64];
+    const uint32_t *P = src32(W, I, 0, T, Buf, Mask);
+    for (unsigned L = 0; L < 64; ++L)
+      Out[L] = P[L];
+    return true;
+  }
+  alignas(64) uint64_t V[64];
+  src64(W, I, 0, T, V); // neg/abs travel with the value
+  uint64_t Exec = W.exec();
+  for (int L = 0; L < 64; ++L) {
+    int S = (L & ~15) | int(I.DppCtrl & 15);
+    if ((Exec >> S) & 1) {
+      Out[L] = V[S];
+    } else {
+      // A disabled source lane is invalid, as for 32-bit DPP.
+      Out[L] = 0;
+      if (!I.BoundCtrl)
+        Mask &= ~(1ull << L);
+    }
+  }
+  return true;
+}
+
 namespace {
 
 inline float F(uint32_t X) { return asF(X); }
@@ -155,6 +188,17 @@ inline float mulLegacy(float A, float B) {
   if (A == 0.0f || B == 0.0f)
     return 0.0f;
   return A * B;
+}
+inline float ftz32(float X) {
+  return std::fpclassify(X) == FP_SUBNORMAL ? std::copysign(0.0f, X) : X;
+}
+/// Non-fused multiply-add with f32 denormals flushed (sources and result);
+/// the product rounds to f32 first. \p Legacy: DX9 0 * anything = 0.
+inline uint32_t madFtz(uint32_t A, uint32_t B, uint32_t C, bool Legacy) {
+  float X = ftz32(F(A)), Y = ftz32(F(B)), Z = ftz32(F(C));
+  float P = Legacy ? mulLegacy(X, Y) : X * Y;
+  uint32_t R = nanRes32(U(ftz32(ftz32(P) + Z)), A, B, C);
+  return R;
 }
 inline int32_t sext24(uint32_t X) { return int32_t(X << 8) >> 8; }
 
@@ -332,9 +376,13 @@ ASMEVO_OP32(OpMax3F32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(fmax32(fm
 ASMEVO_OP32(OpMed3F32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(fmed3(F(a), F(b), F(c))))
 ASMEVO_OP32(OpFmaF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, nanRes32(U(std::fma(F(a), F(b), F(c))), a, b, c))
 ASMEVO_OP32(OpFmacF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 2, true, nanRes32(U(std::fma(F(a), F(b), F(c))), a, b, c))
-ASMEVO_OP32(OpMadF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(F(a) * F(b) + F(c)))
-ASMEVO_OP32(OpMacF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 2, true, U(F(a) * F(b) + F(c)))
-ASMEVO_OP32(OpMadLegacyF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, U(mulLegacy(F(a), F(b)) + F(c)))
+// V_MAD_F32, V_MAC_F32, V_MADAK/MADMK_F32, V_MAD_LEGACY_F32 (gfx90a): "do
+// not support denormals" (LLVM SIISelLowering: FMAD is only formed with
+// f32 denormals flushed): denormal sources read as zeros of their sign and
+// a denormal result is written as a zero of its sign, whatever the mode.
+ASMEVO_OP32(OpMadF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, madFtz(a, b, c, false))
+ASMEVO_OP32(OpMacF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 2, true, madFtz(a, b, c, false))
+ASMEVO_OP32(OpMadLegacyF32, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, madFtz(a, b, c, true))
 ASMEVO_OP32(OpLdexpF32, Ty::F32, Ty::B32, Ty::B32, Ty::F32, 2, false, U(std::ldexp(F(a), std::clamp(int32_t(b), -1000, 1000))))
 // f16 (results in the low half).
 ASMEVO_OP32(OpAddF16, Ty::F16, Ty::F16, Ty::B32, Ty::F16, 2, false, nanRes16(HU(H(a) + H(b)), a, b))
@@ -464,10 +512,12 @@ template <bool AK, bool Fused> void execMadK(Wave &W, const DInst &I) {
   for (unsigned L = 0; L < 64; ++L) {
     float X = F(A[L]), Y = F(B[L]);
     float Res;
-    if (AK)
-      Res = Fused ? std::fma(X, Y, K) : X * Y + K;
-    else
-      Res = Fused ? std::fma(X, K, Y) : X * K + Y;
+    if (!Fused) {
+      R[L] = AK ? madFtz(A[L], B[L], uint32_t(I.Imm[0]), false)
+                : madFtz(A[L], uint32_t(I.Imm[0]), B[L], false);
+      continue;
+    }
+    Res = AK ? std::fma(X, Y, K) : std::fma(X, K, Y);
     R[L] = U(Res);
   }
   store32(W, I, R, Mask);
@@ -687,14 +737,19 @@ void execDivFixupF64(Wave &W, const DInst &I) {
 /// V_FMAC_F64 (gfx90a+): D = S0 * S1 + D, fused.
 void execFmacF64(Wave &W, const DInst &I) {
   alignas(64) uint64_t A[64], B[64], R[64];
-  src64(W, I, 0, Ty::F64, A);
+  uint64_t Mask = W.exec();
+  if (I.E != Enc::DPP)
+    src64(W, I, 0, Ty::F64, A);
+  else if (!dppSrc64(W, I, Ty::F64, A, Mask))
+    return;
   src64(W, I, 1, Ty::F64, B);
   const uint32_t *Lo = W.vreg(I.Def[0], 0), *Hi = W.vreg(I.Def[0], 1);
-  for (unsigned L = 0; L < 64; ++L)
-    R[L] = U64(std::fma(D(A[L]), D(B[L]),
-                        D(uint64_t(Lo[L]) | (uint64_t(Hi[L]) << 32))));
+  for (unsigned L = 0; L < 64; ++L) {
+    uint64_t C = uint64_t(Lo[L]) | (uint64_t(Hi[L]) << 32);
+    R[L] = nanRes64(U64(std::fma(D(A[L]), D(B[L]), D(C))), A[L], B[L], C);
+  }
   outMods64(W, I, R);
-  store64(W, I, R, W.exec());
+  store64(W, I, R, Mask);
 }
 
 void execNop(Wave &, const DInst &) {}
@@ -730,7 +785,7 @@ void emu::registerVALU(SemRegistry &R) {
   };
   A("V_NOP", execNop);
   A("V_MOV_B32", vop32<OpMovB32>);
-  A("V_MOV_B64", vop64<OpMovB64>, EncNoDPPSDWA);
+  A("V_MOV_B64", vop64<OpMovB64>, EncNoSDWA);
   A("V_ACCVGPR_READ_B32", execAccMove, EncNoDPPSDWA);
   A("V_ACCVGPR_WRITE_B32", execAccMove, EncNoDPPSDWA);
   A("V_ACCVGPR_MOV_B32", execAccMove, EncNoDPPSDWA);
@@ -856,7 +911,7 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_ADD_F64", vop64<OpAddF64>, EncNoDPPSDWA);
   A("V_MUL_F64", vop64<OpMulF64>, EncNoDPPSDWA);
   A("V_FMA_F64", vop64<OpFmaF64>, EncNoDPPSDWA);
-  A("V_FMAC_F64", execFmacF64, EncNoDPPSDWA);
+  A("V_FMAC_F64", execFmacF64, EncNoSDWA);
   A("V_MIN_F64", vop64<OpMinF64>, EncNoDPPSDWA);
   A("V_MAX_F64", vop64<OpMaxF64>, EncNoDPPSDWA);
   A("V_LDEXP_F64", vop64<OpLdexpF64>, EncNoDPPSDWA);
@@ -877,4 +932,5 @@ void emu::registerVALU(SemRegistry &R) {
   A("V_DIV_FMAS_F64", execDivFmasF64, EncNoDPPSDWA);
   A("V_DIV_FIXUP_F32", execDivFixupF32, EncNoDPPSDWA);
   A("V_DIV_FIXUP_F64", execDivFixupF64, EncNoDPPSDWA);
+  registerVALUMad16(R);
 }

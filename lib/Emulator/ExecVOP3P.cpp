@@ -191,8 +191,10 @@ void execPk16(Wave &W, const DInst &I) {
 /// 4 u32_u8, 5 i32_i4, 6 u32_u4. \p Acc2: VOP2 "C" form, accumulator = D.
 template <int Kind, bool DstAcc> void execDot(Wave &W, const DInst &I) {
   alignas(64) uint32_t B[3][64], R[64];
-  uint64_t Mask = W.exec();
-  const uint32_t *S0 = srcPk32(W, I, 0, B[0]);
+  uint64_t Mask = activeMask(W, I);
+  // The VOP2 "C" forms have DPP: src0 through the lane permutation.
+  const uint32_t *S0 = I.E == Enc::DPP ? src32(W, I, 0, Ty::B32, B[0], Mask)
+                                       : srcPk32(W, I, 0, B[0]);
   const uint32_t *S1 = srcPk32(W, I, 1, B[1]);
   const uint32_t *S2 = DstAcc ? W.vreg(I.Def[0]) : src32(W, I, 2, Ty::B32, B[2], Mask);
   for (unsigned L = 0; L < 64; ++L) {
@@ -332,8 +334,15 @@ void emu::registerVOP3P(SemRegistry &R) {
   A("V_DOT4_U32_U8", execDot<4, false>);
   A("V_DOT8_I32_I4", execDot<5, false>);
   A("V_DOT8_U32_U4", execDot<6, false>);
-  A("V_DOT2C_F32_F16", execDot<0, true>);
-  A("V_DOT4C_I32_I8", execDot<3, true>);
+  auto C = [&](const char *N, ExecFn F) {
+    SemEntry E{F};
+    E.Encodings = EncNoSDWA;
+    R.add(N, E);
+  };
+  C("V_DOT2C_F32_F16", execDot<0, true>);
+  C("V_DOT2C_I32_I16", execDot<1, true>);
+  C("V_DOT4C_I32_I8", execDot<3, true>);
+  C("V_DOT8C_I32_I4", execDot<5, true>);
   A("V_MAD_MIX_F32", execMix<0, false>);
   A("V_MAD_MIXLO_F16", execMix<1, false>);
   A("V_MAD_MIXHI_F16", execMix<2, false>);

@@ -38,6 +38,18 @@ uint64_t dppWriteMask(const DInst &I);
 void dppPermute(const DInst &I, const uint32_t *Src, uint32_t *Out,
                 uint64_t Exec, uint64_t &Mask);
 
+/// src0 of a DPP instruction with a 64-bit operand (gfx90a/gfx94x "DP ALU
+/// DPP"), read through the lane permutation into \p Out (a 32-bit source
+/// zero-extended), input modifiers applied; \p Mask loses the lanes DPP
+/// does not write. LLVM accepts only row_newbcast for these
+/// (AMDGPUBaseInfo isLegalDPALU_DPPControl on gfx90a) and splits a 64-bit
+/// DPP move with any other control into two 32-bit DPP moves of the halves
+/// with the same control (SIInstrInfo::expandMovDPP64), so the whole
+/// register pair moves from the source lane, by the 32-bit rules. Returns
+/// false (after reporting it as unimplemented) for any other control: what
+/// the hardware does with it is not documented.
+bool dppSrc64(Wave &W, const DInst &I, Ty T, uint64_t *Out, uint64_t &Mask);
+
 /// SDWA source select (sel 0-3 bytes, 4-5 words, 6 dword).
 inline uint32_t sdwaSel(uint32_t V, unsigned Sel, bool Sext) {
   switch (Sel) {

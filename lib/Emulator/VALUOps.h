@@ -39,7 +39,10 @@ template <class Op> void vop32(Wave &W, const DInst &I) {
 template <class Op> void vop64(Wave &W, const DInst &I) {
   alignas(64) uint64_t A[64], B[64], C[64], R[64];
   uint64_t Mask = W.exec();
-  src64(W, I, 0, Op::T0, A);
+  if (I.E != Enc::DPP)
+    src64(W, I, 0, Op::T0, A);
+  else if (!dppSrc64(W, I, Op::T0, A, Mask))
+    return;
   if constexpr (Op::N > 1)
     src64(W, I, 1, Op::T1, B);
   if constexpr (Op::N > 2)

@@ -55,11 +55,8 @@ a NaN source is min3. clamp takes NaN to 0 (DX10_CLAMP) and -0 to +0.
 
 Not here: transcendental ops (exp, log, rcp, rsq, sqrt: checked against
 their documented error bounds by trans_reference.py; sin, cos: no bound
-documented), v_dot2_f32_f16 and v_dot2c (the
-emulator documents its summation as an approximation), v_mad_f32/mac_f32
-(the hardware flushes their denormals; the emulator keeps them),
-v_mad_f16/v_mac_f16 (LLVM only selects them with f16 denormals flushed;
-whether they flush and round the product is not in the guide),
+documented), 64-bit DPP, the f16 dot products,
+v_mad_f32/mac_f32 and the f16 mads (vop64_reference.py, on exact inputs),
 v_cvt_pk_fp8/bf8_f32 (documented approximation), v_cvt_pk_u8_f32 (its
 rounding is not stated), v_div_scale/fmas/fixup (not modelled).
 
