@@ -123,7 +123,7 @@ void execGprIdxMode(Wave &W, const DInst &I) {
   W.S[SgprM0] = (W.S[SgprM0] & ~0xf000u) | ((uint32_t(I.Imm[0]) & 0xf) << 12);
 }
 
-// The GCN conditional branch stack (CDNA3 ISA 4.6 "Arbitrary Divergent
+// The GCN conditional branch stack (CDNA4 ISA guide 4.6 "Arbitrary Divergent
 // Control Flow", 12.3-12.5: S_CBRANCH_G_FORK, S_CBRANCH_I_FORK,
 // S_CBRANCH_JOIN): a fork that splits EXEC runs the smaller half first and
 // pushes {other PC, other mask} as 128 bits at SGPR[CSP * 4] (mask in the

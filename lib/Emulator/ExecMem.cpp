@@ -1363,7 +1363,7 @@ void execCacheNop(Wave &W, const DInst &) { W.M->ApproxBits |= AX_CACHE; }
 /// "Private Segment": buffer, scratch and flat instructions all see it
 /// so; the private segment V# is ELEMENT_SIZE 4, INDEX_STRIDE 64), which
 /// is why the scalar forms count their SGPR offset in 64-byte units
-/// (CDNA3 ISA 12.6, S_SCRATCH_LOAD_DWORD): wave byte address A is lane
+/// (CDNA4 ISA guide 12.6, S_SCRATCH_LOAD_DWORD): wave byte address A is lane
 /// (A / 4) % 64's dword at per-lane byte offset (A / 256) * 4. The
 /// emulator's wave scratch base is 0 (FLAT_SCRATCH as the gfx90a prologue
 /// computes it from flat_scratch_init and the wave offset, both 0 here;
@@ -1373,7 +1373,7 @@ uint8_t *scalarScratchDword(Wave &W, const DInst &I, uint64_t A) {
   return W.M->scratch(W, I, (N >> 6) * 4, 4, int(N & 63));
 }
 
-/// S_SCRATCH_LOAD_* / S_SCRATCH_STORE_* (CDNA3 ISA 8.2.1.1: ADDR =
+/// S_SCRATCH_LOAD_* / S_SCRATCH_STORE_* (CDNA4 ISA guide 8.2.1.1: ADDR =
 /// SGPR[base] + inst_offset + {SGPR[soffset] or 0} * 64, the two LSBs of
 /// each byte component ignored). Private memory belongs to its wave
 /// alone, so a store is written at issue as the vector scratch stores
@@ -1411,7 +1411,7 @@ template <bool IsStore> void execSScratch(Wave &W, const DInst &I) {
 }
 
 /// S_DCACHE_DISCARD(_X2): drops one (two) dirty 64-byte lines of the
-/// scalar data cache without writing them back (CDNA3 ISA 12.6); lgkmcnt
+/// scalar data cache without writing them back (CDNA4 ISA guide 12.6); lgkmcnt
 /// counts it. The emulator has no scalar cache: scalar stores reach
 /// memory when they complete, which is the outcome of a line that had
 /// been written back before the discard (the ISA leaves open which of the

@@ -230,8 +230,9 @@ TEST(Violations, RefusedByDesignAtRunTime) {
   auto Good = run(R"(s_setkill 0
     v_mov_b32 v1, 1)");
   EXPECT_TRUE(Good.Run.Violations.empty()) << describe(Good.Run);
-  for (const char *Body : {"s_setkill 1\n v_mov_b32 v1, 1",
-                           "s_sendmsg sendmsg(MSG_INTERRUPT)\n v_mov_b32 v1, 1"}) {
+  for (const char *Body :
+       {"s_setkill 1\n v_mov_b32 v1, 1",
+        "s_sendmsg sendmsg(MSG_INTERRUPT)\n v_mov_b32 v1, 1"}) {
     auto B = run(Body);
     const Violation *V = find(B.Run, Violation::Unimplemented);
     ASSERT_NE(V, nullptr) << describe(B.Run);

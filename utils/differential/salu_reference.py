@@ -1024,9 +1024,10 @@ def scratch_row_lane(imm):
 
 def scratch_cases():
     """S_SCRATCH_LOAD_* / S_SCRATCH_STORE_* against the vector scratch
-    instructions of the same wave (ISA 8.2.1.1: ADDR = SGPR[base] +
-    inst_offset + SGPR[soffset] * 64; the SGPR offset counts 64-byte units,
-    "consistent with other scratch operations"). The base is FLAT_SCRATCH
+    instructions of the same wave (CDNA4 ISA guide 8.2.1.1: ADDR =
+    SGPR[base] + inst_offset + SGPR[soffset] * 64; 12.6: the SGPR offset
+    counts 64-byte units, "consistent with other scratch operations").
+    The base is FLAT_SCRATCH
     plus 4 * m bytes (lane m); the SGPR offset s59 = 4 * o (row o).
 
     Scalar store -> vector load: the scalar store writes a, b, c, d (one
@@ -1099,8 +1100,9 @@ def popcount(v):
 
 
 def fork_cases():
-    """S_CBRANCH_I_FORK / S_CBRANCH_G_FORK and S_CBRANCH_JOIN (ISA 4.6,
-    12.3-12.5) with EXEC = Y and mask X: the fall-through path records
+    """S_CBRANCH_I_FORK / S_CBRANCH_G_FORK and S_CBRANCH_JOIN (CDNA4 ISA
+    guide 4.6 and the opcode pages) with EXEC = Y and mask X: the
+    fall-through path records
     EXEC in s[40:41] and sets bit 0 of s47, the target path records it in
     s[42:43] and sets bit 1; both end at the join, after which EXEC is
     copied to s[48:49]. CSP (MODE[31:29]) is set to 5 first, so the branch
