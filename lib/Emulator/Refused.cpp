@@ -34,8 +34,8 @@ static const Refusal Refusals[] = {
     {"S_SETHALT", false, "halts the wave until the host resumes it"},
     {"S_SENDMSG", false,
      "sends a message to the SPI/host (interrupt, GS, save-wave, halt or "
-     "stall wave creation); a compute launch of the verifier has no "
-     "receiver"},
+     "stall wave creation, doorbell query); its effect and any answer come "
+     "from outside the wave"},
     {"S_SENDMSGHALT", false,
      "sends a message to the SPI/host and halts the wave until the host "
      "resumes it"},
