@@ -529,7 +529,8 @@ std::string emu::opcodeStem(StringRef Name, uint32_t &AddrFlags, Enc &E) {
       AddrFlags |= FOffen; // vaddr form
   } else if (R.starts_with("S_LOAD_") || R.starts_with("S_BUFFER_") ||
              R.starts_with("S_STORE_") || R.starts_with("S_ATOMIC_") ||
-             R.starts_with("S_SCRATCH_")) {
+             R.starts_with("S_SCRATCH_") || R.starts_with("S_DCACHE_DISCARD") ||
+             R.starts_with("S_ATC_PROBE")) {
     // Returning scalar atomics end in _RTN after the addressing mode
     // (S_ATOMIC_ADD_IMM_RTN).
     Strip("_RTN", FRtn);

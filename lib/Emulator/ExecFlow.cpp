@@ -5,12 +5,14 @@
 // [6:4], lgkmcnt [11:8]), S_BARRIER, S_ENDPGM; 12.4 (SOP1): S_GETPC_B64,
 // S_SETPC_B64, S_SWAPPC_B64; 12.3 (SOPK): S_CALL_B64;
 // S_SET_GPR_IDX_ON/OFF/MODE/IDX (VGPR indexing: M0[7:0] index, M0[15:12]
-// enables src0, src1, src2, dst).
+// enables src0, src1, src2, dst); S_CBRANCH_G_FORK / I_FORK / JOIN (the
+// conditional branch stack), S_SETKILL 0, S_WAKEUP.
 //
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
 #include "Semantics.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 
 using namespace llvm;
 using namespace asmevo;
@@ -121,6 +123,75 @@ void execGprIdxMode(Wave &W, const DInst &I) {
   W.S[SgprM0] = (W.S[SgprM0] & ~0xf000u) | ((uint32_t(I.Imm[0]) & 0xf) << 12);
 }
 
+// The GCN conditional branch stack (CDNA4 ISA guide 4.6 "Arbitrary Divergent
+// Control Flow", 12.3-12.5: S_CBRANCH_G_FORK, S_CBRANCH_I_FORK,
+// S_CBRANCH_JOIN): a fork that splits EXEC runs the smaller half first and
+// pushes {other PC, other mask} as 128 bits at SGPR[CSP * 4] (mask in the
+// low two SGPRs, the byte address above), CSP being MODE[31:29]; the join
+// pops it back while CSP differs from the value saved before the fork.
+
+unsigned csp(const Wave &W) { return W.Mode >> 29; }
+void setCsp(Wave &W, unsigned C) {
+  W.Mode = (W.Mode & 0x1fffffffu) | ((C & 7u) << 29);
+}
+
+/// The mask operand: the first SGPR source (I_FORK's is the SOPK sdst).
+const Operand &forkMask(const DInst &I) {
+  return I.NumSrcs ? I.Src[0] : I.Def[0];
+}
+
+void fork(Wave &W, const DInst &I, uint64_t Target) {
+  uint64_t Exec = W.exec();
+  uint64_t Mask = W.scalar64(forkMask(I));
+  uint64_t Pass = Mask & Exec, Fail = ~Mask & Exec;
+  uint64_t Next = W.M->LoadBase + I.Addr + I.Size;
+  if (Pass == Exec) {
+    jumpTo(W, I, Target);
+    return;
+  }
+  if (Fail == Exec)
+    return;
+  unsigned C = csp(W);
+  bool FailFirst = llvm::popcount(Fail) < llvm::popcount(Pass);
+  W.setSreg64(C * 4, FailFirst ? Pass : Fail);
+  W.setSreg64(C * 4 + 2, FailFirst ? Target : Next);
+  setCsp(W, C + 1);
+  W.setExec(FailFirst ? Fail : Pass);
+  if (!FailFirst)
+    jumpTo(W, I, Target);
+}
+
+void execGFork(Wave &W, const DInst &I) { fork(W, I, W.scalar64(I.Src[1])); }
+
+void execIFork(Wave &W, const DInst &I) {
+  int64_t Off = int16_t(uint16_t(I.Imm[0]));
+  fork(W, I, W.M->LoadBase + I.Addr + 4 + uint64_t(Off * 4));
+}
+
+void execJoin(Wave &W, const DInst &I) {
+  unsigned Saved = W.scalar32(I.Src[0]);
+  unsigned C = csp(W);
+  if (C == Saved)
+    return;
+  C = (C - 1) & 7;
+  setCsp(W, C);
+  W.setExec(W.sreg64(C * 4));
+  jumpTo(W, I, W.sreg64(C * 4 + 2));
+}
+
+/// S_SETKILL: sets the wave's KILL bit to SIMM16[0] ("used primarily for
+/// debugging kill wave host command behavior"): clearing it is a no-op in
+/// a launch where nothing sets it; setting it asks for what the host's
+/// kill-wave command does, which belongs to the host and the debugger.
+void execSetkill(Wave &W, const DInst &I) {
+  if (I.Imm[0] & 1) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "instruction S_SETKILL not implemented: refused by design: "
+                "s_setkill 1 raises the host's kill-wave behaviour (debugger)");
+    W.Running = false;
+  }
+}
+
 } // namespace
 
 void emu::registerFlow(SemRegistry &R) {
@@ -154,6 +225,13 @@ void emu::registerFlow(SemRegistry &R) {
   A("S_SET_GPR_IDX_OFF", execGprIdxOff);
   A("S_SET_GPR_IDX_IDX", execGprIdxIdx);
   A("S_SET_GPR_IDX_MODE", execGprIdxMode);
+  A("S_CBRANCH_G_FORK", execGFork);
+  A("S_CBRANCH_I_FORK", execIFork);
+  A("S_CBRANCH_JOIN", execJoin);
+  A("S_SETKILL", execSetkill);
+  // Wakes the workgroup's waves from s_sleep, which the emulator does not
+  // model as a pause: nothing to wake.
+  A("S_WAKEUP", execNop);
 }
 
 //===----------------------------------------------------------------------===//

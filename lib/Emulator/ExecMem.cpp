@@ -1536,6 +1536,73 @@ void execBufferCacheNop(Wave &W, const DInst &I) {
   W.M->issue(W, Op);
 }
 
+/// Dword \p A of the wave's private segment as S_SCRATCH_* address it.
+/// The segment is interleaved by dword across the 64 lanes (AMDGPUUsage,
+/// "Private Segment": buffer, scratch and flat instructions all see it
+/// so; the private segment V# is ELEMENT_SIZE 4, INDEX_STRIDE 64), which
+/// is why the scalar forms count their SGPR offset in 64-byte units
+/// (CDNA4 ISA guide 12.6, S_SCRATCH_LOAD_DWORD): wave byte address A is lane
+/// (A / 4) % 64's dword at per-lane byte offset (A / 256) * 4. The
+/// emulator's wave scratch base is 0 (FLAT_SCRATCH as the gfx90a prologue
+/// computes it from flat_scratch_init and the wave offset, both 0 here;
+/// the gfx942 architected FLAT_SCRATCH reads 0 as well).
+uint8_t *scalarScratchDword(Wave &W, const DInst &I, uint64_t A) {
+  uint64_t N = A >> 2;
+  return W.M->scratch(W, I, (N >> 6) * 4, 4, int(N & 63));
+}
+
+/// S_SCRATCH_LOAD_* / S_SCRATCH_STORE_* (CDNA4 ISA guide 8.2.1.1: ADDR =
+/// SGPR[base] + inst_offset + {SGPR[soffset] or 0} * 64, the two LSBs of
+/// each byte component ignored). Private memory belongs to its wave
+/// alone, so a store is written at issue as the vector scratch stores
+/// are; both count on lgkmcnt.
+template <bool IsStore> void execSScratch(Wave &W, const DInst &I) {
+  unsigned N = I.Aux;
+  unsigned BIdx = IsStore ? 1 : 0;
+  uint64_t A = W.scalar64(I.Src[BIdx]) & ~3ull;
+  if (I.Flags & FSaddr) {
+    A += uint64_t(W.scalar32(I.Src[BIdx + 1])) * 64;
+    if (I.NumImms >= 2)
+      A += uint64_t(SignExtend64<21>(uint64_t(I.Imm[0]))) & ~3ull;
+  } else {
+    A += uint64_t(SignExtend64<21>(uint64_t(I.Imm[0]))) & ~3ull;
+  }
+  PendingOp *Op = W.newOp();
+  Op->Counters = PendingOp::LGKM;
+  Op->IsSMEM = true;
+  Op->Inst = I.Index;
+  if (IsStore) {
+    for (unsigned K = 0; K < N; ++K)
+      if (uint8_t *P = scalarScratchDword(W, I, A + 4 * K))
+        std::memcpy(P, &W.S[(I.Src[0].Reg + K) & 127], 4);
+  } else {
+    Op->T = PendingOp::LoadS;
+    Op->DstFile = 0;
+    Op->DstReg = I.Def[0].Reg;
+    Op->DstCount = uint8_t(N);
+    std::memset(Op->Data, 0, 4 * N);
+    for (unsigned K = 0; K < N; ++K)
+      if (uint8_t *P = scalarScratchDword(W, I, A + 4 * K))
+        std::memcpy(&Op->Data[K], P, 4);
+  }
+  W.M->issue(W, Op);
+}
+
+/// S_DCACHE_DISCARD(_X2): drops one (two) dirty 64-byte lines of the
+/// scalar data cache without writing them back (CDNA4 ISA guide 12.6); lgkmcnt
+/// counts it. The emulator has no scalar cache: scalar stores reach
+/// memory when they complete, which is the outcome of a line that had
+/// been written back before the discard (the ISA leaves open which of the
+/// two a program sees), so memory is left alone.
+void execDcacheDiscard(Wave &W, const DInst &I) {
+  W.M->ApproxBits |= AX_CACHE;
+  PendingOp *Op = W.newOp();
+  Op->Counters = PendingOp::LGKM;
+  Op->IsSMEM = true;
+  Op->Inst = I.Index;
+  W.M->issue(W, Op);
+}
+
 void execMemtime(Wave &W, const DInst &I) {
   PendingOp *Op = W.newOp();
   Op->T = PendingOp::LoadS;
@@ -1850,6 +1917,18 @@ void emu::registerSMEM(SemRegistry &R) {
   R.add("S_DCACHE_INV", Nop);
   R.add("S_DCACHE_WB_VOL", Nop);
   R.add("S_DCACHE_INV_VOL", Nop);
+  for (SN S : {SN{"DWORD", 1}, SN{"DWORDX2", 2}, SN{"DWORDX4", 4}}) {
+    R.add(std::string("S_SCRATCH_LOAD_") + S.N,
+          SemEntry{execSScratch<false>, nullptr, FIsSMEM, S.Dw});
+    R.add(std::string("S_SCRATCH_STORE_") + S.N,
+          SemEntry{execSScratch<true>, nullptr, FIsSMEM, S.Dw});
+  }
+  R.add("S_DCACHE_DISCARD", SemEntry{execDcacheDiscard, nullptr, FIsSMEM});
+  R.add("S_DCACHE_DISCARD_X2", SemEntry{execDcacheDiscard, nullptr, FIsSMEM});
+  // A probe of the address translation cache: no register, memory or
+  // counter effect (LLVM's SMInstructions.td: LGKM_CNT = 0).
+  R.add("S_ATC_PROBE", SemEntry{[](Wave &, const DInst &) {}});
+  R.add("S_ATC_PROBE_BUFFER", SemEntry{[](Wave &, const DInst &) {}});
   R.add("S_MEMTIME", SemEntry{execMemtime, nullptr, FIsSMEM});
   R.add("S_MEMREALTIME", SemEntry{execMemtime, nullptr, FIsSMEM});
 }

@@ -32,6 +32,15 @@ static const Refusal Refusals[] = {
     {"S_RFE_B64", false, "returns from a trap handler"},
     {"S_RFE_RESTORE_B64", false, "returns from a trap handler"},
     {"S_SETHALT", false, "halts the wave until the host resumes it"},
+    {"S_SENDMSG", false,
+     "sends a message to the SPI/host (interrupt, GS, save-wave, halt or "
+     "stall wave creation, doorbell query); its effect and any answer come "
+     "from outside the wave"},
+    {"S_SENDMSGHALT", false,
+     "sends a message to the SPI/host and halts the wave until the host "
+     "resumes it"},
+    {"S_ENDPGM_ORDERED_PS_DONE", false,
+     "ends a pixel shader's ordered (POPS) section: graphics state"},
     {"S_CBRANCH_CDBG", true, "branches on the debugger's status bits"},
     {"V_INTERP_", true,
      "pixel-shader attribute interpolation (graphics state)"},

@@ -316,5 +316,28 @@ std::vector<Case> scalarCases() {
        R"(s_setvskip 0, 0
           v_mov_b32 v1, 5)",
        {{"v1", C(5)}}},
+      // 8.2.4/8.2.5: S_MEMTIME reads a free-running 64-bit shader clock,
+      // S_MEMREALTIME a 64-bit 100 MHz counter, both through lgkmcnt. The
+      // ISA fixes no value, only the order: a later read of the shader
+      // clock is larger (s8: no borrow in T2 - T1, s10: T2 != T1); the
+      // real-time counter may not tick between two reads (s11: no
+      // borrow).
+      {"s_memtime s_memrealtime", "8.2.4, 8.2.5 SMEM",
+       R"(s_memtime s[2:3]
+          s_memrealtime s[12:13]
+          s_waitcnt lgkmcnt(0)
+          s_nop 7
+          s_memtime s[4:5]
+          s_memrealtime s[14:15]
+          s_waitcnt lgkmcnt(0)
+          s_sub_u32 s6, s4, s2
+          s_subb_u32 s7, s5, s3
+          s_cselect_b32 s8, 1, 0
+          s_or_b32 s9, s6, s7
+          s_cselect_b32 s10, 1, 0
+          s_sub_u32 s16, s14, s12
+          s_subb_u32 s17, s15, s13
+          s_cselect_b32 s11, 1, 0)",
+       {{"s8", C(0)}, {"s10", C(1)}, {"s11", C(0)}}},
   };
 }

@@ -224,6 +224,40 @@ TEST(Violations, UnimplementedInstructionNamesItself) {
   EXPECT_NE(V->PC, 0u);
 }
 
+TEST(Violations, RefusedByDesignAtRunTime) {
+  // s_setkill 0 clears a bit nothing sets; s_setkill 1 asks for the host's
+  // kill-wave behaviour and stops; s_sendmsg has no receiver.
+  auto Good = run(R"(s_setkill 0
+    v_mov_b32 v1, 1)");
+  EXPECT_TRUE(Good.Run.Violations.empty()) << describe(Good.Run);
+  for (const char *Body :
+       {"s_setkill 1\n v_mov_b32 v1, 1",
+        "s_sendmsg sendmsg(MSG_INTERRUPT)\n v_mov_b32 v1, 1"}) {
+    auto B = run(Body);
+    const Violation *V = find(B.Run, Violation::Unimplemented);
+    ASSERT_NE(V, nullptr) << describe(B.Run);
+    EXPECT_NE(V->Message.find("refused by design"), std::string::npos)
+        << V->Message;
+  }
+}
+
+TEST(Violations, ScalarScratchOutsideThePrivateSegment) {
+  // The SGPR offset counts 64-byte units: 63 is dword 63 of lane 0 (the
+  // snippet kernel has at least 256 bytes per lane), 0x80000000 lies far
+  // past any private segment.
+  auto Good = run(R"(s_movk_i32 s3, 63
+    s_scratch_load_dword s2, flat_scratch, s3
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v1, s2)");
+  EXPECT_TRUE(Good.Run.Violations.empty()) << describe(Good.Run);
+  auto B = run(R"(s_brev_b32 s3, 1
+    s_scratch_load_dword s2, flat_scratch, s3
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v1, s2)");
+  EXPECT_NE(find(B.Run, Violation::ScratchOutOfRange), nullptr)
+      << describe(B.Run);
+}
+
 TEST(Violations, BadJump) {
   auto B = run(R"(s_mov_b64 s[30:31], 0x100
     s_setpc_b64 s[30:31])");

@@ -20,6 +20,14 @@ SOPP instructions without an architectural result (s_nop, s_setprio,
 s_sleep, s_barrier in a one-wave group ...) are checked to leave SGPRs and
 SCC as they were and let the program go on: those are "no effect" cases.
 
+Scalar scratch (S_SCRATCH_*) runs in a kernel of its own with a private
+segment, checked against the wave's vector scratch instructions through
+the documented dword interleave of the private segment; the GCN branch
+stack (S_CBRANCH_I_FORK / G_FORK / JOIN) by the paths taken, the EXEC
+each path ran with and the stack entry in SGPRs; cache and translation
+hints (S_ATC_PROBE*, S_DCACHE_DISCARD*, S_WAKEUP, S_SETKILL 0) as "no
+effect" cases.
+
 Not modelled (so not tested): S_MEMTIME / S_MEMREALTIME (a clock), the
 VSKIP-enabling S_SETVSKIP (the emulator refuses it), s_buffer_load ranges
 that end inside num_records, s_buffer_store / s_buffer_atomic outside
@@ -999,6 +1007,205 @@ def atomic_cases():
     return C
 
 
+# --- scalar scratch, fork/join, cache hints ----------------------------------
+
+# Dwords per lane of the scratch kernel's private segment (rows 0..64 are
+# addressed; an alloca of this size makes the compiler allocate it).
+PRIV_DWORDS = 80
+
+
+def scratch_row_lane(imm):
+    """(row, lane) that an S_SCRATCH byte offset moves by: the private
+    segment is interleaved by dword across 64 lanes (AMDGPUUsage "Private
+    Segment"), so wave byte address A is dword A // 256 of lane
+    (A // 4) % 64."""
+    return imm // 256, (imm // 4) % 64
+
+
+def scratch_cases():
+    """S_SCRATCH_LOAD_* / S_SCRATCH_STORE_* against the vector scratch
+    instructions of the same wave (CDNA4 ISA guide 8.2.1.1: ADDR =
+    SGPR[base] + inst_offset + SGPR[soffset] * 64; 12.6: the SGPR offset
+    counts 64-byte units, "consistent with other scratch operations").
+    The base is FLAT_SCRATCH
+    plus 4 * m bytes (lane m); the SGPR offset s59 = 4 * o (row o).
+
+    Scalar store -> vector load: the scalar store writes a, b, c, d (one
+    dword per lane, consecutive lanes); with EXEC all ones a
+    scratch_load_dword of that row brings every lane's dword, and
+    v_readlane of the lanes the model says were written reads them back.
+    Vector store -> scalar load: every lane L stores a ^ (L << 16) in
+    the row; the scalar load's dword K must be lane (m + lane + K)'s."""
+    C = []
+    base = ["s_lshl_b32 s26, {m}, 2", "s_add_u32 s24, flat_scratch_lo, s26",
+            "s_addc_u32 s25, flat_scratch_hi, 0", "s_lshl_b32 s59, {o}, 2"]
+    allx = ["s_mov_b64 s[28:29], exec", "s_mov_b64 exec, -1"]
+    back = ["s_mov_b64 exec, s[28:29]"]
+    forms = [("IMM", 0x104), ("IMM", 0x8), ("SGPR", 0), ("SGPR_IMM", 0x104),
+             ("SGPR_IMM", 0x4)]
+    for sz, n in (("dword", 1), ("dwordx2", 2), ("dwordx4", 4)):
+        for form, imm in forms:
+            drow, dlane = scratch_row_lane(imm)
+            sgpr = form != "IMM"
+            off = ("s59 offset:%s" % hex(imm)) if form == "SGPR_IMM" else \
+                "s59" if form == "SGPR" else hex(imm)
+            # s60: the vector side's per-lane byte offset of the row.
+            row = ["s_add_u32 s60, s59, %d" % (4 * drow)] if sgpr else \
+                ["s_mov_b32 s60, %d" % (4 * drow)]
+            # Store, then read lanes m + dlane + K of the row back.
+            mn = "s_scratch_store_%s" % sz
+            st = ["s_mov_b32 s20, {a}", "s_mov_b32 s21, {b}",
+                  "s_mov_b32 s22, {c}", "s_mov_b32 s23, {d}"]
+            # (The lane numbers are computed before SCC is set: s_add_u32
+            # writes SCC.)
+            lanes, rd = [], []
+            for k in range(n):
+                lanes.append("s_add_u32 s%d, {m}, %d" % (50 + k, dlane + k))
+                rd.append("v_readlane_b32 s%d, v40, s%d" % (40 + k, 50 + k))
+            asm = base + row + st + lanes + [SCC_IN, MARK,
+                                     "%s %s, s[24:25], %s" % (mn, dst(n),
+                                                              off),
+                                     "s_dcache_wb", "s_waitcnt lgkmcnt(0)"] \
+                + allx + ["scratch_load_dword v40, off, s60",
+                          "s_waitcnt vmcnt(0)"] + back + rd + ["s_nop 4"]
+            C.append(Case(asm, ["s%d" % (40 + k) for k in range(n)] +
+                          ["scc"],
+                          ["%s_%s" % (mn.upper(), form)],
+                          lambda t, n=n: [t["a"], t["b"], t["c"],
+                                          t["d"]][:n] + [t["e"]],
+                          vclob=True))
+            # Lane values, a vector store of the row, then the scalar load.
+            mn = "s_scratch_load_%s" % sz
+            vals = ["v_mbcnt_lo_u32_b32 v41, -1, 0",
+                    "v_mbcnt_hi_u32_b32 v41, -1, v41",
+                    "v_lshlrev_b32 v41, 16, v41",
+                    "v_xor_b32 v40, {a}, v41"]
+            asm = base + row + allx + vals + [
+                "scratch_store_dword off, v40, s60", "s_waitcnt vmcnt(0)"] \
+                + back + ["s_dcache_inv", SCC_IN, MARK,
+                          "%s %s, s[24:25], %s" % (mn, ldst(n), off),
+                          "s_waitcnt lgkmcnt(0)"]
+
+            def model(t, n=n, dlane=dlane):
+                return [t["a"] ^ ((t["m"] + dlane + k) << 16)
+                        for k in range(n)] + [t["e"]]
+            C.append(Case(asm, ["s%d" % (40 + k) for k in range(n)] +
+                          ["scc"], ["%s_%s" % (mn.upper(), form)], model,
+                          vclob=True))
+    return C
+
+
+def popcount(v):
+    return bin(v).count("1")
+
+
+def fork_cases():
+    """S_CBRANCH_I_FORK / S_CBRANCH_G_FORK and S_CBRANCH_JOIN (CDNA4 ISA
+    guide 4.6 and the opcode pages) with EXEC = Y and mask X: the
+    fall-through path records
+    EXEC in s[40:41] and sets bit 0 of s47, the target path records it in
+    s[42:43] and sets bit 1; both end at the join, after which EXEC is
+    copied to s[48:49]. CSP (MODE[31:29]) is set to 5 first, so the branch
+    stack entry is s[20:23] (mask in s[20:21], which start as a, b); the
+    join's operand is that saved CSP, and CSP is read back after it."""
+    C = []
+    save = ["s_getreg_b32 s58, hwreg(HW_REG_MODE, 0, 32)",
+            "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 29, 3), 5", "s_nop 2",
+            "s_getreg_b32 s46, hwreg(HW_REG_MODE, 29, 3)",
+            "s_mov_b32 s20, {a}", "s_mov_b32 s21, {b}",
+            "s_mov_b64 s[40:41], 0", "s_mov_b64 s[42:43], 0",
+            "s_mov_b32 s47, 0", "s_mov_b64 s[44:45], exec"]
+    paths = ["s_mov_b64 s[40:41], exec", "s_or_b32 s47, s47, 1",
+             "s_branch .Ljoin_${:uid}", ".Ltgt_${:uid}:",
+             "s_mov_b64 s[42:43], exec", "s_or_b32 s47, s47, 2",
+             ".Ljoin_${:uid}:", MARK, "s_cbranch_join s46",
+             "s_mov_b64 s[48:49], exec", "s_mov_b64 exec, s[44:45]",
+             "s_getreg_b32 s50, hwreg(HW_REG_MODE, 29, 3)",
+             "s_setreg_b32 hwreg(HW_REG_MODE, 0, 32), s58", "s_nop 2"]
+    gpc = ["s_getpc_b64 s[26:27]", ".Lpc_${:uid}:",
+           "s_add_u32 s26, s26, .Ltgt_${:uid}-.Lpc_${:uid}",
+           "s_addc_u32 s27, s27, 0"]
+    for mn in ("s_cbranch_i_fork", "s_cbranch_g_fork"):
+        text = "%s {X}, .Ltgt_${:uid}" % mn if mn.endswith("i_fork") else \
+            "%s {X}, s[26:27]" % mn
+        pre = save + (gpc if mn.endswith("g_fork") else [])
+        asm = pre + ["s_mov_b64 exec, {Y}", MARK, text] + paths
+
+        def model(t):
+            e, x = t["Y"], t["X"]
+            pas, fail = x & e, ~x & e & M64
+            fall = tgt = 0
+            bits = 0
+            stack = [t["a"], t["b"]]
+            if pas == e:
+                tgt, bits, last = e, 2, e
+            elif fail == e:
+                fall, bits, last = e, 1, e
+            elif popcount(fail) < popcount(pas):
+                fall, tgt, bits, last = fail, pas, 3, pas
+                stack = words(pas, 2)
+            else:
+                fall, tgt, bits, last = fail, pas, 3, fail
+                stack = words(fail, 2)
+            return (words(fall, 2) + words(tgt, 2) + [bits] +
+                    words(last, 2) + stack + [5])
+        C.append(Case(asm, ["s40", "s41", "s42", "s43", "s47", "s48",
+                            "s49", "s20", "s21", "s50"],
+                      [mn.upper(), "S_CBRANCH_JOIN"], model))
+    return C
+
+
+def hint_cases():
+    """Instructions without an architectural result in a compute launch:
+    S_ATC_PROBE(_BUFFER) (a translation-cache probe; no counter),
+    S_WAKEUP (nothing sleeps), S_SETKILL 0, and S_DCACHE_DISCARD(_X2)
+    after the wave's scalar store was written back (s_dcache_wb and a
+    wait): the discarded line holds nothing dirty, so memory keeps the
+    store and a load of it returns it; SGPRs and SCC are untouched.
+    (The _X2 form's second line is the next slot, another wave's or
+    case's: on hardware its store could still be dirty when this discard
+    runs; the emulator has no scalar cache, so the cases hold there.)"""
+    C = []
+    keep = ["s_mov_b32 s20, {a}", "s_mov_b64 s[22:23], {X}"]
+    kept = ["s20", "s22", "s23", "scc"]
+
+    def kmodel(t):
+        return [t["a"], lo(t["X"]), hi(t["X"]), t["e"]]
+    vs = ["s_mov_b64 s[60:61], {pm}", "s_and_b32 s61, s61, 0xffff",
+          "s_mov_b32 s62, {r}", "s_mov_b32 s63, 0x27000"]
+    probes = [("s_atc_probe 3, {pm}, 0x40", "S_ATC_PROBE_IMM"),
+              ("s_atc_probe 0, {pm}, s59", "S_ATC_PROBE_SGPR"),
+              ("s_atc_probe 7, {pm}, s59 offset:0x40",
+               "S_ATC_PROBE_SGPR_IMM"),
+              ("s_atc_probe_buffer 3, s[60:63], 0x40",
+               "S_ATC_PROBE_BUFFER_IMM"),
+              ("s_atc_probe_buffer 1, s[60:63], s59",
+               "S_ATC_PROBE_BUFFER_SGPR"),
+              ("s_atc_probe_buffer 2, s[60:63], s59 offset:0x40",
+               "S_ATC_PROBE_BUFFER_SGPR_IMM"),
+              ("s_wakeup", "S_WAKEUP"), ("s_setkill 0", "S_SETKILL")]
+    for text, mc in probes:
+        C.append(Case(keep + ["s_lshl_b32 s59, {o}, 2"] + vs +
+                      [SCC_IN, MARK, text, "s_nop 0"], kept, [mc], kmodel))
+    for mn in ("s_dcache_discard", "s_dcache_discard_x2"):
+        for form, text in (("IMM", "%s {st}, 0x0"),
+                           ("SGPR", "%s {st}, s58"),
+                           ("SGPR_IMM", "%s {st}, s58 offset:0x0")):
+            asm = keep + ["s_mov_b32 s58, 0", "s_mov_b32 s24, {b}",
+                          "s_mov_b32 s25, {c}",
+                          "s_store_dwordx2 s[24:25], {st}, 0x0",
+                          "s_dcache_wb", "s_waitcnt lgkmcnt(0)", SCC_IN,
+                          MARK, text % mn, "s_waitcnt lgkmcnt(0)",
+                          "s_load_dwordx2 s[26:27], {st}, 0x0",
+                          "s_waitcnt lgkmcnt(0)"]
+            C.append(Case(asm, kept + ["s26", "s27"],
+                          ["%s_%s" % (mn.upper(), form)],
+                          lambda t: kmodel(t) + [t["b"], t["c"]],
+                          store=(0, False, lambda t: [t["b"], t["c"]] +
+                                 [0] * (ST_SLOT - 2))))
+    return C
+
+
 # --- the kernel --------------------------------------------------------------
 
 # Registers the cases use: s[20:31] for results and scratch, s[40:55]
@@ -1018,8 +1225,11 @@ def expand(asm):
     return used
 
 
-def kernel_ir(cases):
-    lines = ['target triple = "amdgcn-amd-amdhsa"',
+def kernel_ir(cases, priv=0, layout=""):
+    """priv > 0: the kernel also gets a private segment of priv dwords per
+    lane (an alloca the asm never touches, kept by a volatile store)."""
+    lines = ([layout] if layout else []) + [
+             'target triple = "amdgcn-amd-amdhsa"',
              "declare i32 @llvm.amdgcn.workgroup.id.x()",
              "define amdgpu_kernel void @k(ptr addrspace(1) %out, "
              "ptr addrspace(1) noalias readonly %pin, "
@@ -1028,6 +1238,12 @@ def kernel_ir(cases):
              "  %g = call i32 @llvm.amdgcn.workgroup.id.x()",
              "  %%gt = mul i32 %%g, %d" % TUPLE,
              "  %%pmh = getelementptr i8, ptr addrspace(1) %%pm, i32 %d" % PMH]
+    if priv:
+        lines += ["  %%priv = alloca [%d x i32], align 4, addrspace(5)" % priv,
+                  "  %gm = and i32 %g, 63",
+                  "  %%pp = getelementptr [%d x i32], ptr addrspace(5) "
+                  "%%priv, i32 0, i32 %%gm" % priv,
+                  "  store volatile i32 %g, ptr addrspace(5) %pp"]
     for j, f in enumerate(IN32 + IN64):
         ty = "i32" if f in IN32 else "i64"
         at = j if f in IN32 else 8 + 2 * (j - len(IN32))
@@ -1126,14 +1342,15 @@ def spec(nout, nst, nat):
         "args: [out, pin, pm, st, at]"]) + "\n"
 
 
-def marked_opcodes(args, ll):
+def marked_opcodes(args, ll, flags=()):
     """The MC opcode (without subtarget suffix) after each `s_nop 7`
     marker: clang's assembly for the kernel, assembled again by llvm-mc
     --show-inst (asmevo-opt does not lift every kernel here: indirect
     branches, PC-relative arithmetic)."""
     s = os.path.splitext(ll)[0] + ".s"
     run([args.clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=" + args.arch,
-         "-O1", "-nogpulib", "-S", ll, "-o", s], "clang -S")
+         "-O1", "-nogpulib"] + list(flags) + ["-S", ll, "-o", s],
+        "clang -S")
     txt = run([args.llvm_mc, "-triple=amdgcn-amd-amdhsa",
                "-mcpu=" + args.arch, "--show-inst", s, "-o", "-"],
               "llvm-mc --show-inst")
@@ -1147,12 +1364,29 @@ def marked_opcodes(args, ll):
     return out
 
 
-def run_kernel(args, tag, cases, ts, files_extra):
+def data_layout(args):
+    """The target's datalayout line (an alloca needs its address space)."""
+    txt = run([args.clang, "-target", "amdgcn-amd-amdhsa",
+               "-mcpu=" + args.arch, "-nogpulib", "-S", "-emit-llvm", "-x",
+               "c", "/dev/null", "-o", "-"], "clang -emit-llvm")
+    m = re.search(r'^target datalayout = ".*"$', txt, re.M)
+    return m.group(0) if m else ""
+
+
+def run_kernel(args, tag, cases, ts, files_extra, priv=0):
     """Builds and runs one kernel of cases; returns (tested, failed,
-    number of cases)."""
+    number of cases). priv: dwords of private segment per lane; such a
+    kernel addresses scratch through FLAT_SCRATCH, which the gfx90a
+    prologue sets up only with the enable-flat-scratch target feature
+    (gfx942's is architected: initialized by the SPI)."""
     work = os.path.join(args.work, tag)
     os.makedirs(work, exist_ok=True)
-    ir, nout, nst, nat = kernel_ir(cases)
+    flags = []
+    if priv and args.arch == "gfx90a":
+        flags = ["-Xclang", "-target-feature", "-Xclang",
+                 "+enable-flat-scratch"]
+    ir, nout, nst, nat = kernel_ir(cases, priv,
+                                   data_layout(args) if priv else "")
     at_init = []
     for c in cases:
         if c.atomic:
@@ -1173,7 +1407,7 @@ def run_kernel(args, tag, cases, ts, files_extra):
     with open(ll, "w") as f:
         f.write(ir)
     run([args.clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=" + args.arch,
-         "-O1", "-nogpulib", ll, "-o", co], "clang")
+         "-O1", "-nogpulib"] + flags + [ll, "-o", co], "clang")
     od = os.path.join(work, "out")
     cmd = [os.path.join(args.bin, "asmevo-verify"), "run", co, "--spec",
            os.path.join(work, "spec.yaml"), "--output-dir", od]
@@ -1191,7 +1425,7 @@ def run_kernel(args, tag, cases, ts, files_extra):
     out = read("out", nout * N)
     stv = read("st", nst * N * ST_SLOT) if nst else ()
     atv = read("at", nat * N * 2) if nat else ()
-    seq = marked_opcodes(args, ll)
+    seq = marked_opcodes(args, ll, flags)
     want_seq = [m for c in cases for m in c.tested]
     if len(seq) != len(want_seq):
         raise RuntimeError("%d marked instructions in the kernel, %d "
@@ -1251,11 +1485,17 @@ def main():
     pm = pm_words(args.seed)
     cases = (sop2_cases() + sop1_cases() + sopc_cases() + sopk_cases() +
              branch_cases() + noeffect_cases() + load_cases(pm) +
-             store_cases() + atomic_cases())
+             store_cases() + atomic_cases() + fork_cases() + hint_cases())
     # The S_ENDPGM cases end waves: last.
     cases += (pc_cases() + bitset_cases() + gpr_idx_cases() +
               vskip_cases() + endpgm_cases())
     tested, failed, n = run_kernel(args, "k", cases, ts, {"pm": pm})
+    # The scalar scratch cases: a kernel of their own, with scratch.
+    t2, f2, n2 = run_kernel(args, "scr", scratch_cases(), ts, {"pm": pm},
+                            priv=PRIV_DWORDS)
+    tested |= t2
+    failed |= f2
+    n += n2
     tested -= failed
     for m in sorted(tested):
         print("ok %s %s" % (args.arch, m))
