@@ -167,6 +167,7 @@ const SemRegistry &emu::semantics() {
     registerFlow(*Reg);
     registerVALU(*Reg);
     registerVALUConv(*Reg);
+    registerVALUSpecial(*Reg);
     registerVOP3P(*Reg);
     registerMFMA(*Reg);
     registerSMEM(*Reg);

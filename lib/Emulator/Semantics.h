@@ -46,6 +46,7 @@ void registerSALU(SemRegistry &R);
 void registerFlow(SemRegistry &R);
 void registerVALU(SemRegistry &R);
 void registerVALUConv(SemRegistry &R);
+void registerVALUSpecial(SemRegistry &R);
 void registerVOP3P(SemRegistry &R);
 void registerMFMA(SemRegistry &R);
 void registerSMEM(SemRegistry &R);
