@@ -18,7 +18,14 @@
 //    beyond the 1201 are zero;
 //  - V_FREXP_MANT_F16 / V_FREXP_EXP_I16_F16: as the f32 forms (mantissa in
 //    [0.5, 1) keeping the sign; exponent such that S0 = mant * 2^exp; NaN
-//    and infinities give the source (quieted) and 0).
+//    and infinities give the source (quieted) and 0);
+//  - V_CVT_NORM_I16/U16_F16, V_CVT_PKNORM_I16/U16_F16/F32: f16_to_snorm
+//    and the like, "0.5ULP accuracy, supports rounding": the source clamped
+//    to [-1, 1] ([0, 1] unsigned) times 32767 (65535), rounded to nearest
+//    even (the default round mode). A NaN source has no documented result
+//    and stops the run;
+//  - V_CLREXCP: clears the wave's exception state, which the emulator does
+//    not model (no trap status is kept), so it changes nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "VALUOps.h"
@@ -214,6 +221,68 @@ inline uint32_t frexpExp16(uint32_t A) {
   return uint32_t(uint16_t(int16_t(E - 14)));
 }
 
+/// f16/f32 to a 16-bit normalized integer (see the file comment).
+template <bool Signed> inline uint32_t toNorm(float X) {
+  float C = std::fmin(std::fmax(X, Signed ? -1.0f : 0.0f), 1.0f);
+  // Exact in double: a 24-bit significand times a 16-bit constant.
+  double S = double(C) * (Signed ? 32767.0 : 65535.0);
+  return uint32_t(int32_t(std::nearbyint(S))) & 0xffff;
+}
+
+bool refuseNaN(Wave &W, const DInst &I, const uint32_t *A, uint64_t Mask,
+               Ty T) {
+  for (unsigned L = 0; L < 64; ++L)
+    if (((Mask >> L) & 1) &&
+        (T == Ty::F16 ? isNaN16(A[L]) : isNaN32(A[L]))) {
+      W.M->report(W, I, Violation::Unimplemented, L,
+                  "the normalized-integer conversion of a NaN is not "
+                  "documented");
+      return true;
+    }
+  return false;
+}
+
+/// V_CVT_NORM_I16_F16 / V_CVT_NORM_U16_F16 (VOP1: e32, e64, SDWA, DPP).
+template <bool Signed> void execCvtNorm(Wave &W, const DInst &I) {
+  if (I.Omod) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "omod on an integer conversion is not modelled");
+    return;
+  }
+  alignas(64) uint32_t B0[64], R[64];
+  uint64_t Mask = activeMask(W, I);
+  const uint32_t *A = src32(W, I, 0, Ty::F16, B0, Mask);
+  if (refuseNaN(W, I, A, Mask, Ty::F16))
+    return;
+  for (unsigned L = 0; L < 64; ++L)
+    R[L] = toNorm<Signed>(f16ToF32(uint16_t(A[L])));
+  store32(W, I, R, Mask);
+}
+
+/// V_CVT_PKNORM_{I16,U16}_{F16,F32} (VOP3): S0 to the low half, S1 to the
+/// high half.
+template <bool Signed, Ty T> void execCvtPkNorm(Wave &W, const DInst &I) {
+  if (I.Omod) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "omod on an integer conversion is not modelled");
+    return;
+  }
+  alignas(64) uint32_t B0[64], B1[64], R[64];
+  uint64_t Mask = W.exec();
+  const uint32_t *A = src32(W, I, 0, T, B0, Mask);
+  const uint32_t *B = src32(W, I, 1, T, B1, Mask);
+  if (refuseNaN(W, I, A, Mask, T) || refuseNaN(W, I, B, Mask, T))
+    return;
+  auto Val = [](uint32_t X) {
+    return T == Ty::F16 ? f16ToF32(uint16_t(X)) : F(X);
+  };
+  for (unsigned L = 0; L < 64; ++L)
+    R[L] = toNorm<Signed>(Val(A[L])) | (toNorm<Signed>(Val(B[L])) << 16);
+  store32(W, I, R, Mask);
+}
+
+void execClrExcp(Wave &, const DInst &) {}
+
 // clang-format off
 ASMEVO_OP32(OpCubeId, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, cubeId(a, b, c))
 ASMEVO_OP32(OpCubeSc, Ty::F32, Ty::F32, Ty::F32, Ty::F32, 3, false, cubeSc(a, b, c))
@@ -243,4 +312,11 @@ void emu::registerVALUSpecial(SemRegistry &R) {
   A("V_TRIG_PREOP_F64", vop64<OpTrigPreop>, EncNoDPPSDWA);
   A("V_FREXP_MANT_F16", vop32<OpFrexpMantF16>);
   A("V_FREXP_EXP_I16_F16", vop32<OpFrexpExpI16F16>);
+  A("V_CVT_NORM_I16_F16", execCvtNorm<true>);
+  A("V_CVT_NORM_U16_F16", execCvtNorm<false>);
+  A("V_CVT_PKNORM_I16_F16", execCvtPkNorm<true, Ty::F16>, EncNoDPPSDWA);
+  A("V_CVT_PKNORM_U16_F16", execCvtPkNorm<false, Ty::F16>, EncNoDPPSDWA);
+  A("V_CVT_PKNORM_I16_F32", execCvtPkNorm<true, Ty::F32>, EncNoDPPSDWA);
+  A("V_CVT_PKNORM_U16_F32", execCvtPkNorm<false, Ty::F32>, EncNoDPPSDWA);
+  A("V_CLREXCP", execClrExcp);
 }

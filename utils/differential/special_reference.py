@@ -166,15 +166,96 @@ def fixup_underflows(fmt, s1, s2):
     return ex(s2) - ex(s1) < (-150 if fmt == "f32" else -1075)
 
 
+def norm16(x, signed):
+    """f16_to_snorm / f16_to_unorm (and the f32 ones): clamp, scale by
+    32767 (65535), round half to even; x a fraction or +-inf."""
+    lo = -1 if signed else 0
+    x = min(max(x, lo), 1)
+    return round(Q(x) * (32767 if signed else 65535)) & 0xFFFF
+
+
+def fvalue(v, fmt):
+    """A non-NaN float as a fraction, infinities as +-10**400."""
+    if vm.is_inf(v, fmt):
+        return (-1 if v & vm.sign_bit(fmt) else 1) * 10 ** 400
+    return vm.fval(v, fmt)
+
+
+def cvt_norm16(v, signed):
+    return norm16(fvalue(v & 0xFFFF, "f16"), signed)
+
+
+def pknorm(a, b, fmt, signed):
+    if fmt == "f16":
+        a, b = a & 0xFFFF, b & 0xFFFF
+    return norm16(fvalue(a, fmt), signed) | \
+        (norm16(fvalue(b, fmt), signed) << 16)
+
+
+# FNUZ 8-bit formats (CDNA3 ISA 7.2, table 30): (exponent bits, mantissa
+# bits, bias); 0x80 is the NaN, there is no infinity and no negative zero.
+F8 = {"fp8": (4, 3, 8), "bf8": (5, 2, 16)}
+
+
+def f8_max(kind):
+    eb, mb, bias = F8[kind]
+    return (2 - Q(1, 1 << mb)) * Q(2) ** ((1 << eb) - 1 - bias)
+
+
+def f32_to_f8(v, kind, sat):
+    """V_CVT_PK_*8_F32's conversion: round to nearest even; NaN gives NaN;
+    infinities and sources beyond the largest value give +-max with
+    MODE.FP16_OVFL set, NaN without (the guide's FP16_OVFL table)."""
+    eb, mb, bias = F8[kind]
+    if vm.is_nan(v, "f32"):
+        return 0x80
+    s = v >> 31
+    if vm.is_inf(v, "f32"):
+        return (s << 7) | 0x7F if sat else 0x80
+    x = abs(vm.fval(v, "f32"))
+    if x > f8_max(kind):
+        return (s << 7) | 0x7F if sat else 0x80
+    if x == 0:
+        return 0
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    if Q(2) ** e > x:
+        e -= 1
+    e = max(e, 1 - bias)
+    r = round(x / Q(2) ** (e - mb))  # half to even
+    if r == 0:
+        return 0  # no negative zero
+    if r == 1 << (mb + 1):
+        r, e = r >> 1, e + 1
+    if r * Q(2) ** (e - mb) > f8_max(kind):
+        return (s << 7) | 0x7F if sat else 0x80
+    if r < 1 << mb:
+        return (s << 7) | r  # denormal
+    return (s << 7) | ((e + bias) << mb) | (r - (1 << mb))
+
+
+def f8_ambiguous(v, kind):
+    """A finite source above the largest value that rounds to it: the
+    guide's table (NaN without FP16_OVFL) and round-to-nearest disagree,
+    and the emulator refuses it; kept out of the FP16_OVFL=0 inputs."""
+    if vm.is_nan(v, "f32") or vm.is_inf(v, "f32"):
+        return False
+    eb, mb, bias = F8[kind]
+    x = abs(vm.fval(v, "f32"))
+    half = Q(2) ** ((1 << eb) - 1 - bias - mb - 1)
+    return f8_max(kind) < x < f8_max(kind) + half
+
+
 # --- forms --------------------------------------------------------------------
 
 F16OPS = {"v_frexp_mant_f16": frexp_mant16,
           "v_frexp_exp_i16_f16": frexp_exp16}
+NORMOPS = {"v_cvt_norm_i16_f16": lambda v: cvt_norm16(v, True),
+           "v_cvt_norm_u16_f16": lambda v: cvt_norm16(v, False)}
 
 
-def f16_forms():
+def f16_forms(ops=F16OPS):
     out = []
-    for name, fn in sorted(F16OPS.items()):
+    for name, fn in sorted(ops.items()):
         out.append(vm.Form("%s_e32 $0, $1" % name, ["a"], name.upper() +
                            "_e32", vm.lanewise(lambda a, fn=fn: fn(a),
                                                ["a"]), tied=False))
@@ -233,6 +314,61 @@ def dpp_forms(name, fn):
                 res.append(fn(vm.fmods(x & 0xFFFF, neg, ab, "f16")))
             return res
         out.append(vm.Form(asm, ["a"], name.upper() + "_dpp", model))
+    return out
+
+
+def norm_forms():
+    out = f16_forms(NORMOPS)
+    for fmt in ("f16", "f32"):
+        for sg in ("i16", "u16"):
+            name = "v_cvt_pknorm_%s_%s" % (sg, fmt)
+            mc = name.upper() + ("_e64" if fmt == "f32" else "")
+            for t0, t1 in (("$1", "$2"), ("-$1", "|$2|"), ("|$1|", "-|$2|")):
+                def mods(v, t, fmt=fmt):
+                    sb = vm.sign_bit(fmt)
+                    v = v & ~sb if "|" in t else v
+                    return v ^ sb if "-" in t else v
+
+                def model(a, b, t0=t0, t1=t1, fmt=fmt, sg=sg, mods=mods):
+                    if fmt == "f16":
+                        a, b = a & 0xFFFF, b & 0xFFFF
+                    return pknorm(mods(a, t0), mods(b, t1), fmt, sg == "i16")
+                out.append(vm.Form("%s $0, %s, %s" % (name, t0, t1),
+                                   ["a", "b"], mc,
+                                   vm.lanewise(model, ["a", "b"]),
+                                   tied=False))
+    # V_CLREXCP writes no register: the tied result keeps its old value.
+    out.append(vm.Form("v_clrexcp", [], "V_CLREXCP_e32",
+                       vm.lanewise(lambda d: d, ["d"])))
+    return out
+
+
+SETOVFL = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 23, 1), %d"
+
+
+def f8_forms():
+    out = []
+    for kind in ("fp8", "bf8"):
+        name = "v_cvt_pk_%s_f32" % kind
+        for sat in (False, True):
+            for t0, t1, hi in (("$1", "$2", False), ("-$1", "|$2|", True),
+                               ("|$1|", "$2", True), ("$1", "-$2", False)):
+                asm = "%s $0, %s, %s%s" % (name, t0, t1,
+                                           " op_sel:[0,0,1]" if hi else "")
+                if sat:
+                    asm = (SETOVFL % 1 + "\\0As_nop 7\\0A" + asm + "\\0A" +
+                           SETOVFL % 0)
+
+                def model(a, b, d, t0=t0, t1=t1, hi=hi, sat=sat, kind=kind):
+                    def mods(v, t):
+                        v = v & 0x7FFFFFFF if "|" in t else v
+                        return v ^ 0x80000000 if "-" in t else v
+                    p = f32_to_f8(mods(a, t0), kind, sat) | \
+                        (f32_to_f8(mods(b, t1), kind, sat) << 8)
+                    return (d & 0xFFFF) | (p << 16) if hi else \
+                        (d & 0xFFFF0000) | p
+                out.append(vm.Form(asm, ["a", "b"], name.upper(),
+                                   vm.lanewise(model, ["a", "b", "d"])))
     return out
 
 
@@ -356,6 +492,73 @@ def inputs_for(seed, kind):
             L["a"][n], L["b"][n] = x, y
             L["c"][n], L["d"][n] = z, q >> 32
             L["e"][n], L["f"][n] = r & M32, r >> 32
+    elif kind == "norm":
+        # f16 (both halves) and f32 values, no NaN (its conversion is not
+        # documented: the emulator stops): around +-1, +-0.5, beyond, tiny.
+        def f16():
+            k = rnd.random()
+            if k < 0.3:
+                v = rnd.choice([0x0000, 0x8000, 0x3C00, 0xBC00, 0x3800,
+                                0xB800, 0x3BFF, 0xBBFF, 0x3C01, 0x7C00,
+                                0xFC00, 0x7BFF, 0x0001, 0x83FF, 0x2000,
+                                0x1400, 0x3555, 0xB555])
+            elif k < 0.7:
+                v = (0x3000 + rnd.getrandbits(11)) | \
+                    (rnd.getrandbits(1) << 15)
+            else:
+                v = rnd.getrandbits(16)
+            return v if not vm.is_nan(v, "f16") else v & 0x83FF
+
+        def f32():
+            k = rnd.random()
+            if k < 0.3:
+                v = rnd.choice([0, 0x80000000, 0x3F800000, 0xBF800000,
+                                0x3F000000, 0xBF000000, 0x3F7FFFFF,
+                                0x3F800001, 0x7F800000, 0xFF800000,
+                                0x00000001, 0x38000000, 0x37FFFFFF,
+                                0x3EFFFFFF, 0x7F7FFFFF])
+            elif k < 0.7:
+                v = (0x3E000000 + rnd.getrandbits(25)) | \
+                    (rnd.getrandbits(1) << 31)
+            else:
+                v = rnd.getrandbits(32)
+            return v if not vm.is_nan(v, "f32") else v & 0x807FFFFF
+        # a, b: f16 pairs (the NORM and PKNORM_F16 forms) in the low and
+        # high halves; e, f: f32 for PKNORM_F32 -- the f32 forms read a, b
+        # too, so a, b hold values that are valid both ways.
+        for n in range(N):
+            if n % 2:
+                L["a"][n], L["b"][n] = f32(), f32()
+                for o in "ab":
+                    lo, hi = L[o][n] & 0xFFFF, L[o][n] >> 16
+                    if vm.is_nan(lo, "f16") or vm.is_nan(hi, "f16"):
+                        L[o][n] &= 0x83FF83FF
+            else:
+                L["a"][n] = f16() | (f16() << 16)
+                L["b"][n] = f16() | (f16() << 16)
+                for o in "ab":
+                    if vm.is_nan(L[o][n], "f32"):
+                        L[o][n] &= 0x807FFFFF
+    elif kind == "f8":
+        def f32():
+            k = rnd.random()
+            if k < 0.25:
+                return rnd.choice(vm.F32_EDGE + [
+                    0x43700000, 0xC3700000, 0x47600000, 0x43780000,
+                    0x477FFFFF, 0x3B800000, 0x3A800000, 0x37800000,
+                    0x36000000, 0x3B000000, 0x43800000, 0x47800000])
+            if k < 0.75:  # the fp8 / bf8 ranges, signed
+                return (rnd.randrange(0x33000000, 0x48000000) |
+                        (rnd.getrandbits(1) << 31))
+            return rnd.getrandbits(32)
+        for n in range(N):
+            for o in "ab":
+                while True:
+                    v = f32()
+                    if not f8_ambiguous(v, "fp8") and \
+                            not f8_ambiguous(v, "bf8"):
+                        break
+                L[o][n] = v
     else:  # trig: f64 S0 in (a, b), segment in c
         vals = list(vm.F64_EDGE) + [
             0x4350000000000000, 0x4340000000000000, 0x7FE0000000000000,
@@ -382,7 +585,10 @@ def inputs_for(seed, kind):
 def main():
     args = harness.arguments()
     groups = [("f16", f16_forms()), ("sad", sad_forms()),
-              ("trig", trig_forms()), ("fixup", fixup_forms())]
+              ("trig", trig_forms()), ("fixup", fixup_forms()),
+              ("norm", norm_forms())]
+    if args.arch == "gfx942":  # gfx90a has no fp8 conversions
+        groups.append(("f8", f8_forms()))
     tested, failed, total = set(), set(), 0
     for j, (kind, fs) in enumerate(groups):
         p, fl, n = vm.run_batch(args, kind, fs,
