@@ -245,6 +245,25 @@ def f8_ambiguous(v, kind):
     return f8_max(kind) < x < f8_max(kind) + half
 
 
+def screen_partition(v):
+    """V_SCREEN_PARTITION_4SE_B32 from the CDNA2 guide's description, not
+    its table: S0[7:0] = {x_min[6:5], y_min[6:5], x_max[6:5], y_max[6:5]}
+    of a rectangle in 32-pixel tiles, the SE of tile (x, y) is
+    {x[5] ^ y[6], y[5] ^ x[6]}; the result is the mask of the SEs the
+    rectangle covers, all four when it spans 3 or more tiles a side."""
+    sel = v & 0xFF
+    x0, y0, x1, y1 = (sel >> 6) & 3, (sel >> 4) & 3, (sel >> 2) & 3, sel & 3
+    dx, dy = (x1 - x0) % 4, (y1 - y0) % 4
+    if dx == 3 or dy == 3:
+        return 0xF
+    m = 0
+    for i in range(dx + 1):
+        for j in range(dy + 1):
+            x, y = (x0 + i) % 4, (y0 + j) % 4
+            m |= 1 << ((((x & 1) ^ (y >> 1)) << 1) | ((y & 1) ^ (x >> 1)))
+    return m
+
+
 # --- forms --------------------------------------------------------------------
 
 F16OPS = {"v_frexp_mant_f16": frexp_mant16,
@@ -340,6 +359,43 @@ def norm_forms():
     # V_CLREXCP writes no register: the tied result keeps its old value.
     out.append(vm.Form("v_clrexcp", [], "V_CLREXCP_e32",
                        vm.lanewise(lambda d: d, ["d"])))
+    return out
+
+
+def screen_forms():
+    """e32, e64, SDWA (byte and word selects, every dst_unused) and DPP."""
+    name = "v_screen_partition_4se_b32"
+    out = [vm.Form("%s_e32 $0, $1" % name, ["a"], name.upper() + "_e32",
+                   vm.lanewise(screen_partition, ["a"]), tied=False),
+           vm.Form("%s_e64 $0, $1" % name, ["a"], name.upper() + "_e64",
+                   vm.lanewise(screen_partition, ["a"]), tied=False)]
+    for s0, ds, du in ((1, 6, 0), (3, 0, 2), (4, 1, 1), (5, 5, 2),
+                       (2, 4, 0)):
+        asm = "%s_sdwa $0, $1 dst_sel:%s dst_unused:%s src0_sel:%s" % (
+            name, vm.SEL[ds], vm.UNUSED[du], vm.SEL[s0])
+        out.append(vm.Form(asm, ["a"], name.upper() + "_sdwa", vm.lanewise(
+            lambda a, d, s0=s0, ds=ds, du=du: vm.sdwa_dst(
+                screen_partition(vm.sdwa_sel(a, s0, False)), d, ds, du),
+            ["a", "d"])))
+    for c, rm, bm, bc in ((("quad_perm", (3, 2, 1, 0)), 0xF, 0xF, False),
+                          (("row_shr", 2), 0xF, 0xF, True),
+                          (("row_mirror", 0), 0x5, 0xB, False),
+                          (("wave_rol", 1), 0xF, 0xF, False)):
+        asm = "%s_dpp $0, $1 %s row_mask:%#x bank_mask:%#x%s" % (
+            name, vm.dpp_text(c), rm, bm, " bound_ctrl:0" if bc else "")
+
+        def model(L, c=c, rm=rm, bm=bm, bc=bc):
+            res = []
+            for n in range(N):
+                w, l = n - n % WAVE, n % WAVE
+                s = vm.dpp_src_lane(c, l)
+                if not vm.dpp_writes(rm, bm, l) or (s is None and not bc):
+                    res.append(L["d"][n])
+                    continue
+                res.append(screen_partition(0 if s is None
+                                            else L["a"][w + s]))
+            return res
+        out.append(vm.Form(asm, ["a"], name.upper() + "_dpp", model))
     return out
 
 
@@ -539,6 +595,8 @@ def inputs_for(seed, kind):
                 for o in "ab":
                     if vm.is_nan(L[o][n], "f32"):
                         L[o][n] &= 0x807FFFFF
+    elif kind == "screen":
+        pass  # random words: every 8-bit select is likely drawn
     elif kind == "f8":
         def f32():
             k = rnd.random()
@@ -589,6 +647,8 @@ def main():
               ("norm", norm_forms())]
     if args.arch == "gfx942":  # gfx90a has no fp8 conversions
         groups.append(("f8", f8_forms()))
+    else:  # the CDNA3 guide does not list it (the emulator refuses it)
+        groups.append(("screen", screen_forms()))
     tested, failed, total = set(), set(), 0
     for j, (kind, fs) in enumerate(groups):
         p, fl, n = vm.run_batch(args, kind, fs,

@@ -60,8 +60,9 @@ emulator documents its summation as an approximation), v_mad_f32/mac_f32
 (the hardware flushes their denormals; the emulator keeps them),
 v_mad_f16/v_mac_f16 (LLVM only selects them with f16 denormals flushed;
 whether they flush and round the product is not in the guide),
-v_cvt_pk_fp8/bf8_f32 (documented approximation), v_cvt_pk_u8_f32 (its
-rounding is not stated), v_div_scale/fmas/fixup (not modelled).
+v_cvt_pk_u8_f32 (its rounding is not stated), v_div_scale/fmas (the
+guide's post-scaling does not fit V_DIV_SCALE; see lib/Emulator/README.md);
+v_cvt_pk_fp8/bf8_f32 and v_div_fixup are in special_reference.py.
 
 Usage: vmod_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                          --work DIR [--write-tested FILE]
