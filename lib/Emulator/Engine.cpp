@@ -821,10 +821,11 @@ Expected<RunResult> Emulator::launch(DeviceMemory &Mem, const LaunchParams &P,
   KS.GroupSize = unsigned(GroupSize);
   KS.WavesPerGroup = unsigned((GroupSize + WaveSize - 1) / WaveSize);
   // MODE from COMPUTE_PGM_RSRC1: FP_ROUND [3:0] = rsrc1[15:12],
-  // FP_DENORM [7:4] = rsrc1[19:16], DX10_CLAMP bit 8, IEEE bit 9.
+  // FP_DENORM [7:4] = rsrc1[19:16], DX10_CLAMP bit 8, IEEE bit 9,
+  // FP16_OVFL bit 23 = rsrc1[26].
   uint32_t R1 = KD.pgmRsrc1();
   KS.Mode = ((R1 >> 12) & 0xff) | (((R1 >> 21) & 1) << 8) |
-            (((R1 >> 23) & 1) << 9);
+            (((R1 >> 23) & 1) << 9) | (((R1 >> 26) & 1) << 23);
 
   RunResult R;
   Machine M(*Prog, Mem, O, P, R);

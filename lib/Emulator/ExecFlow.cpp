@@ -245,6 +245,7 @@ const SemRegistry &emu::semantics() {
     registerFlow(*Reg);
     registerVALU(*Reg);
     registerVALUConv(*Reg);
+    registerVALUSpecial(*Reg);
     registerVOP3P(*Reg);
     registerMFMA(*Reg);
     registerSMEM(*Reg);

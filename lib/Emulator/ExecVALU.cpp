@@ -622,28 +622,40 @@ template <typename T> T divScale(T S0, T S1, T S2, bool &Vcc) {
   return D;
 }
 
-template <typename T> T divFixup(T S0, T S1, T S2) {
+// V_DIV_FIXUP as the guide's pseudocode: a NaN numerator (else
+// denominator) is returned quieted, 0/0 and inf/inf give the negative
+// default NaN, a final quotient gets the sign of the division (a NaN
+// quotient too: "sign_out ? -abs(S0) : abs(S0)"). The underflow branch's
+// UNDERFLOW_F32/F64 is not defined by the guide: \p Undoc is set there.
+// (exponent(S1) == max is unreachable after the NaN and infinity checks.)
+template <typename T> T divFixup(T S0, T S1, T S2, bool &Undoc) {
   constexpr bool F32 = sizeof(T) == 4;
+  auto Quiet = [](T X) {
+    if constexpr (sizeof(T) == 4)
+      return asF(asU(X) | 0x00400000u);
+    else
+      return asD(asU64(X) | (1ull << 51));
+  };
   bool SignOut = std::signbit(S1) != std::signbit(S2);
   T Inf = std::numeric_limits<T>::infinity();
   if (std::isnan(S2))
-    return S2;
+    return Quiet(S2);
   if (std::isnan(S1))
-    return S1;
-  if (S1 == 0 && S2 == 0)
-    return std::numeric_limits<T>::quiet_NaN();
-  if (std::isinf(S1) && std::isinf(S2))
-    return std::numeric_limits<T>::quiet_NaN();
+    return Quiet(S1);
+  if ((S1 == 0 && S2 == 0) || (std::isinf(S1) && std::isinf(S2))) {
+    if constexpr (F32)
+      return asF(0xffc00000u);
+    else
+      return asD(0xfff8000000000000ull);
+  }
   if (S1 == 0 || std::isinf(S2))
     return SignOut ? -Inf : Inf;
   if (std::isinf(S1) || S2 == 0)
     return SignOut ? -T(0) : T(0);
-  if (fexp(S2) - fexp(S1) < (F32 ? -150 : -1075))
+  if (fexp(S2) - fexp(S1) < (F32 ? -150 : -1075)) {
+    Undoc = true;
     return SignOut ? -T(0) : T(0);
-  if (fexp(S1) == (F32 ? 255 : 2047))
-    return SignOut ? -Inf : Inf;
-  if (std::isnan(S0)) // the division sequence overflowed
-    return SignOut ? -Inf : Inf;
+  }
   return SignOut ? -std::fabs(S0) : std::fabs(S0);
 }
 
@@ -718,8 +730,18 @@ void execDivFixupF32(Wave &W, const DInst &I) {
   const uint32_t *A = src32(W, I, 0, Ty::F32, B0, Mask);
   const uint32_t *B = src32(W, I, 1, Ty::F32, B1, Mask);
   const uint32_t *C = src32(W, I, 2, Ty::F32, B2, Mask);
-  for (unsigned L = 0; L < 64; ++L)
-    R[L] = U(divFixup(F(A[L]), F(B[L]), F(C[L])));
+  bool Undoc = false;
+  for (unsigned L = 0; L < 64; ++L) {
+    bool U1 = false;
+    R[L] = U(divFixup(F(A[L]), F(B[L]), F(C[L]), U1));
+    Undoc |= U1 && ((Mask >> L) & 1);
+  }
+  if (Undoc) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "v_div_fixup_f32 underflow case (exponent(S2) - "
+                "exponent(S1) < -150): UNDERFLOW_F32 is not defined by the ISA");
+    return;
+  }
   outMods32(W, I, R);
   store32(W, I, R, Mask);
 }
@@ -729,8 +751,19 @@ void execDivFixupF64(Wave &W, const DInst &I) {
   src64(W, I, 0, Ty::F64, A);
   src64(W, I, 1, Ty::F64, B);
   src64(W, I, 2, Ty::F64, C);
-  for (unsigned L = 0; L < 64; ++L)
-    R[L] = U64(divFixup(D(A[L]), D(B[L]), D(C[L])));
+  bool Undoc = false;
+  for (unsigned L = 0; L < 64; ++L) {
+    bool U1 = false;
+    R[L] = U64(divFixup(D(A[L]), D(B[L]), D(C[L]), U1));
+    Undoc |= U1 && ((W.exec() >> L) & 1);
+  }
+  if (Undoc) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "v_div_fixup_f64 underflow case (exponent(S2) - "
+                "exponent(S1) < -1075): UNDERFLOW_F64 is not defined by the ISA");
+    return;
+  }
+  outMods64(W, I, R);
   store64(W, I, R, W.exec());
 }
 

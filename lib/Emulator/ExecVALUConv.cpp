@@ -369,12 +369,34 @@ template <bool BF8> void execCvtPkF8(Wave &W, const DInst &I) {
   const uint32_t *Old = W.vreg(I.Def[0]);
   bool Hi = I.Src[0].Mods & ModOpSel1;
   const F8Format &Fm = fmtFor(W, BF8);
+  // CDNA3 ISA 7.2: round to nearest even, clamp ignored; overflow and
+  // infinities saturate when MODE.FP16_OVFL (bit 23) is set, else give
+  // NaN (FNUZ has no infinity).
+  bool Sat = (W.Mode >> 23) & 1;
+  // A finite source above the largest value that rounds down to it: the
+  // guide's overflow table ("greater than max" gives NaN) and round to
+  // nearest even disagree there.
+  if (!Sat) {
+    float Max = BF8 ? 57344.0f : 240.0f, Mid = BF8 ? 61440.0f : 248.0f;
+    for (unsigned L = 0; L < 64; ++L) {
+      if (!((Mask >> L) & 1))
+        continue;
+      for (float V : {F(A[L]), F(B[L])})
+        if (std::fabs(V) > Max && std::fabs(V) < Mid) {
+          W.M->report(W, I, Violation::Unimplemented, L,
+                      "an f32 source between the largest fp8/bf8 value and "
+                      "the rounding midpoint above it with MODE.FP16_OVFL "
+                      "clear: the ISA's overflow table and round to "
+                      "nearest even disagree");
+          return;
+        }
+    }
+  }
   for (unsigned L = 0; L < 64; ++L) {
-    uint32_t P = f32ToF8(F(A[L]), Fm, I.Clamp) |
-                 (uint32_t(f32ToF8(F(B[L]), Fm, I.Clamp)) << 8);
+    uint32_t P = f32ToF8(F(A[L]), Fm, Sat) |
+                 (uint32_t(f32ToF8(F(B[L]), Fm, Sat)) << 8);
     R[L] = Hi ? (Old[L] & 0xffff) | (P << 16) : (Old[L] & 0xffff0000u) | P;
   }
-  W.M->ApproxBits |= AX_FP8;
   store32(W, I, R, Mask);
 }
 

@@ -47,6 +47,7 @@ void registerFlow(SemRegistry &R);
 void registerVALU(SemRegistry &R);
 void registerVALUConv(SemRegistry &R);
 void registerVALUMad16(SemRegistry &R);
+void registerVALUSpecial(SemRegistry &R);
 void registerVOP3P(SemRegistry &R);
 void registerMFMA(SemRegistry &R);
 void registerSMEM(SemRegistry &R);

@@ -312,6 +312,24 @@ CASES = [
       "%r = fpext float %a to double", "nan"),
     C("fptrunc64", ["V_CVT_F32_F64"], ["double"], "float",
       "%r = fptrunc double %a to float", "nan"),
+    # cube map (the folder's rule is the guide's pseudocode: the major
+    # axis is z if |z| >= |x|, |y|, else y if |y| >= |x|, else x; NaN never
+    # compares >=); NaN-ness only: "-S0" of a NaN is the folder's choice
+    C("cubeid", ["V_CUBEID_F32"], ["float", "float", "float"], "float",
+      "%r = call float @llvm.amdgcn.cubeid(float %a, float %b, float %c)"),
+    C("cubesc", ["V_CUBESC_F32"], ["float", "float", "float"], "float",
+      "%r = call float @llvm.amdgcn.cubesc(float %a, float %b, float %c)",
+      "nan"),
+    C("cubetc", ["V_CUBETC_F32"], ["float", "float", "float"], "float",
+      "%r = call float @llvm.amdgcn.cubetc(float %a, float %b, float %c)",
+      "nan"),
+    C("cubema", ["V_CUBEMA_F32"], ["float", "float", "float"], "float",
+      "%r = call float @llvm.amdgcn.cubema(float %a, float %b, float %c)",
+      "nan"),
+    C("frexp-mant-f16", ["V_FREXP_MANT_F16"], ["half"], "half",
+      "%r = call half @llvm.amdgcn.frexp.mant.f16(half %a)", "nan"),
+    C("frexp-exp-f16", ["V_FREXP_EXP_I16_F16"], ["half"], "i16",
+      "%r = call i16 @llvm.amdgcn.frexp.exp.i16.f16(half %a)"),
 ]
 
 

@@ -57,8 +57,9 @@ Not here: transcendental ops (exp, log, rcp, rsq, sqrt: checked against
 their documented error bounds by trans_reference.py; sin, cos: no bound
 documented), 64-bit DPP, the f16 dot products,
 v_mad_f32/mac_f32 and the f16 mads (vop64_reference.py, on exact inputs),
-v_cvt_pk_fp8/bf8_f32 (documented approximation), v_cvt_pk_u8_f32 (its
-rounding is not stated), v_div_scale/fmas/fixup (not modelled).
+v_cvt_pk_u8_f32 (its rounding is not stated), v_div_scale/fmas (the
+guide's post-scaling does not fit V_DIV_SCALE; see lib/Emulator/README.md);
+v_cvt_pk_fp8/bf8_f32 and v_div_fixup are in special_reference.py.
 
 Usage: vmod_reference.py --clang CLANG --bin BUILD/bin --arch gfx942
                          --work DIR [--write-tested FILE]
