@@ -43,7 +43,9 @@ static cl::list<std::string>
     Tested("tested",
            cl::desc("Tested instructions, one per line ('#' comments). With "
                     "--isa: MC opcode names without subtarget suffix "
-                    "(V_ADD_F32_e32) that pass a differential case; else "
+                    "(V_ADD_F32_e32) that pass a differential case, each "
+                    "optionally followed by the targets it passed on "
+                    "(then it counts only for those); else "
                     "mnemonics with semantic tests (AsmEvoEmulatorTests "
                     "--print-tested)"),
            cl::value_desc("file"), cl::sub(CoverageCmd));
@@ -66,9 +68,15 @@ static Expected<std::set<std::string>> readTested() {
     SmallVector<StringRef, 0> Lines;
     (*MB)->getBuffer().split(Lines, '\n', -1, false);
     for (StringRef L : Lines) {
-      L = L.split('#').first.trim();
-      if (!L.empty())
-        Set.insert(L.str());
+      // "NAME [TARGET...]": an opcode the emulator runs on some targets
+      // only (v_screen_partition_4se_b32: gfx90a) is tested on those.
+      SmallVector<StringRef, 4> Words;
+      L.split('#').first.split(Words, ' ', -1, false);
+      if (Words.empty())
+        continue;
+      if (Words.size() == 1 || Isa.empty() ||
+          llvm::is_contained(ArrayRef(Words).drop_front(), StringRef(Isa)))
+        Set.insert(Words.front().str());
     }
   }
   return Set;
