@@ -4,6 +4,7 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/Transforms/ApplyEdits.h"
+#include "asmevo/Transforms/Pass.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -28,6 +29,45 @@ struct Proposal {
 };
 } // namespace
 
+/// A value for parameter \p I: uniform over its range, except where most
+/// of the range says nothing new (unroll factors are powers of two; a
+/// `keep` under 40% drops most of what made the parent good).
+static int64_t drawParam(const PassParamInfo &I, std::mt19937_64 &R) {
+  auto in = [&](int64_t Lo, int64_t Hi) {
+    return Lo + static_cast<int64_t>(R() % uint64_t(Hi - Lo + 1));
+  };
+  if (I.Name == "factor")
+    return int64_t(1) << in(1, 3);
+  if (I.Name == "keep")
+    return in(40, 99);
+  if (I.Name == "pick" || I.Name == "jitter")
+    return in(1, I.Max);
+  return in(I.Min, I.Max);
+}
+
+/// Sets one randomly drawn parameter of one randomly drawn pass of \p
+/// Passes (which all parse: they came from a pipeline).
+static void tuneOne(std::vector<std::string> &Passes, std::mt19937_64 &R) {
+  size_t At = R() % Passes.size();
+  auto Spec = parsePassSpec(Passes[At]);
+  if (!Spec) {
+    consumeError(Spec.takeError());
+    return;
+  }
+  const PassEntry &E = *findPass(Spec->Name);
+  std::vector<const PassParamInfo *> All;
+  for (const PassParamInfo &I : E.Params)
+    All.push_back(&I);
+  for (const PassParamInfo &I : commonPassParams())
+    All.push_back(&I);
+  const PassParamInfo &I = *All[R() % All.size()];
+  Spec->Params[I.Name] = drawParam(I, R);
+  // `pick` says nothing without `keep`: give it one.
+  if (I.Name == "pick" && !Spec->Params.count("keep"))
+    Spec->Params["keep"] = drawParam(*findPassParam(E, "keep"), R);
+  Passes[At] = Spec->str();
+}
+
 static Proposal propose(uint64_t Seed, int64_t Id,
                         ArrayRef<std::string> Pipeline,
                         ArrayRef<std::string> Parent) {
@@ -39,7 +79,9 @@ static Proposal propose(uint64_t Seed, int64_t Id,
   auto pick = [&](size_t N) { return static_cast<size_t>(R() % N); };
   Proposal P;
   P.Passes = Parent.vec();
-  switch (Parent.empty() ? 0 : pick(4)) {
+  // Half of the mutations change parameters (the pass lists alone give a
+  // handful of distinct edits); the rest the list.
+  switch (Parent.empty() ? 0 : pick(8)) {
   case 0:
     P.Strategy = "subset";
     P.Passes.clear();
@@ -57,10 +99,24 @@ static Proposal propose(uint64_t Seed, int64_t Id,
     P.Passes.insert(P.Passes.begin() + pick(P.Passes.size() + 1), S);
     break;
   }
-  default: {
+  case 3: {
     P.Strategy = "reorder";
     size_t A = pick(P.Passes.size()), B = pick(P.Passes.size());
     std::swap(P.Passes[A], P.Passes[B]);
+    break;
+  }
+  case 4:
+  case 5:
+  case 6:
+    P.Strategy = "tune";
+    tuneOne(P.Passes, R);
+    break;
+  default: {
+    // Several parameters at once, across passes: some gains need two
+    // (an unroll factor and the window that schedules its copies).
+    P.Strategy = "tune-many";
+    for (size_t K = 2 + pick(2); K-- > 0;)
+      tuneOne(P.Passes, R);
     break;
   }
   }
