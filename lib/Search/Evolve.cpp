@@ -10,6 +10,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 #include <chrono>
+#include <set>
 #include <random>
 
 using namespace llvm;
@@ -46,9 +47,20 @@ static int64_t drawParam(const PassParamInfo &I, std::mt19937_64 &R) {
 }
 
 /// Sets one randomly drawn parameter of one randomly drawn pass of \p
-/// Passes (which all parse: they came from a pipeline).
-static void tuneOne(std::vector<std::string> &Passes, std::mt19937_64 &R) {
-  size_t At = R() % Passes.size();
+/// Passes (which all parse: they came from a pipeline), among those that
+/// changed the parent (\p Active, by name) when any did: most of -O2's
+/// passes find nothing to do in a given kernel, and a parameter of those
+/// makes the parent's bytes again.
+static void tuneOne(std::vector<std::string> &Passes,
+                    const std::set<std::string> &Active,
+                    std::mt19937_64 &R) {
+  std::vector<size_t> Where;
+  for (size_t I = 0; I < Passes.size(); ++I)
+    if (Active.count(StringRef(Passes[I]).take_until([](char C) {
+          return C == '<';
+        }).str()))
+      Where.push_back(I);
+  size_t At = Where.empty() ? R() % Passes.size() : Where[R() % Where.size()];
   auto Spec = parsePassSpec(Passes[At]);
   if (!Spec) {
     consumeError(Spec.takeError());
@@ -70,7 +82,8 @@ static void tuneOne(std::vector<std::string> &Passes, std::mt19937_64 &R) {
 
 static Proposal propose(uint64_t Seed, int64_t Id,
                         ArrayRef<std::string> Pipeline,
-                        ArrayRef<std::string> Parent) {
+                        ArrayRef<std::string> Parent,
+                        const std::set<std::string> &Active) {
   if (Id == 0)
     return {"o2", Pipeline.vec()};
   uint64_t Key[2] = {Seed, static_cast<uint64_t>(Id)};
@@ -109,14 +122,14 @@ static Proposal propose(uint64_t Seed, int64_t Id,
   case 5:
   case 6:
     P.Strategy = "tune";
-    tuneOne(P.Passes, R);
+    tuneOne(P.Passes, Active, R);
     break;
   default: {
     // Several parameters at once, across passes: some gains need two
     // (an unroll factor and the window that schedules its copies).
     P.Strategy = "tune-many";
     for (size_t K = 2 + pick(2); K-- > 0;)
-      tuneOne(P.Passes, R);
+      tuneOne(P.Passes, Active, R);
     break;
   }
   }
@@ -234,10 +247,29 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
     return C;
   };
   auto proposeNext = [&](int64_t Id) {
-    std::vector<std::string> ParentPasses;
-    if (BestBuiltin)
-      ParentPasses = splitPasses(R.All[*BestBuiltin].Passes);
-    return propose(O.Seed, Id, O.Pipeline, ParentPasses);
+    // Before any acceptance the -O2 list is the one to mutate: on a kernel
+    // where it is gated out, a parameter of one of its passes may be all
+    // that stands between it and a robust gain (the parent is still K0).
+    std::vector<std::string> ParentPasses = O.Pipeline;
+    const CandidateRecord *From = nullptr;
+    if (BestBuiltin) {
+      From = &R.All[*BestBuiltin];
+      ParentPasses = splitPasses(From->Passes);
+    } else if (!R.All.empty() && R.All[0].Strategy == "o2") {
+      From = &R.All[0];
+    }
+    // The passes that changed the parent: its recorded script names them
+    // (a function of the parent's passes, so the proposal still depends
+    // only on the seed, the id and the parent).
+    std::set<std::string> Active;
+    if (From && !From->EditScript.empty()) {
+      if (auto S = parseEditScript(From->EditScript, "the parent's script"))
+        for (const Edit &E : S->Edits)
+          Active.insert(E.PassName);
+      else
+        consumeError(S.takeError());
+    }
+    return propose(O.Seed, Id, O.Pipeline, ParentPasses, Active);
   };
   auto isDup = [&](StringRef Passes) {
     return any_of(R.All, [&](auto &E) {
