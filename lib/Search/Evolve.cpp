@@ -4,11 +4,13 @@
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/Transforms/ApplyEdits.h"
+#include "asmevo/Transforms/Pass.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 #include <chrono>
+#include <set>
 #include <random>
 
 using namespace llvm;
@@ -28,9 +30,60 @@ struct Proposal {
 };
 } // namespace
 
+/// A value for parameter \p I: uniform over its range, except where most
+/// of the range says nothing new (unroll factors are powers of two; a
+/// `keep` under 40% drops most of what made the parent good).
+static int64_t drawParam(const PassParamInfo &I, std::mt19937_64 &R) {
+  auto in = [&](int64_t Lo, int64_t Hi) {
+    return Lo + static_cast<int64_t>(R() % uint64_t(Hi - Lo + 1));
+  };
+  if (I.Name == "factor")
+    return int64_t(1) << in(1, 3);
+  if (I.Name == "keep")
+    return in(40, 99);
+  if (I.Name == "pick" || I.Name == "jitter")
+    return in(1, I.Max);
+  return in(I.Min, I.Max);
+}
+
+/// Sets one randomly drawn parameter of one randomly drawn pass of \p
+/// Passes (which all parse: they came from a pipeline), among those that
+/// changed the parent (\p Active, by name) when any did: most of -O2's
+/// passes find nothing to do in a given kernel, and a parameter of those
+/// makes the parent's bytes again.
+static void tuneOne(std::vector<std::string> &Passes,
+                    const std::set<std::string> &Active,
+                    std::mt19937_64 &R) {
+  std::vector<size_t> Where;
+  for (size_t I = 0; I < Passes.size(); ++I)
+    if (Active.count(StringRef(Passes[I]).take_until([](char C) {
+          return C == '<';
+        }).str()))
+      Where.push_back(I);
+  size_t At = Where.empty() ? R() % Passes.size() : Where[R() % Where.size()];
+  auto Spec = parsePassSpec(Passes[At]);
+  if (!Spec) {
+    consumeError(Spec.takeError());
+    return;
+  }
+  const PassEntry &E = *findPass(Spec->Name);
+  std::vector<const PassParamInfo *> All;
+  for (const PassParamInfo &I : E.Params)
+    All.push_back(&I);
+  for (const PassParamInfo &I : commonPassParams())
+    All.push_back(&I);
+  const PassParamInfo &I = *All[R() % All.size()];
+  Spec->Params[I.Name] = drawParam(I, R);
+  // `pick` says nothing without `keep`: give it one.
+  if (I.Name == "pick" && !Spec->Params.count("keep"))
+    Spec->Params["keep"] = drawParam(*findPassParam(E, "keep"), R);
+  Passes[At] = Spec->str();
+}
+
 static Proposal propose(uint64_t Seed, int64_t Id,
                         ArrayRef<std::string> Pipeline,
-                        ArrayRef<std::string> Parent) {
+                        ArrayRef<std::string> Parent,
+                        const std::set<std::string> &Active) {
   if (Id == 0)
     return {"o2", Pipeline.vec()};
   uint64_t Key[2] = {Seed, static_cast<uint64_t>(Id)};
@@ -39,7 +92,9 @@ static Proposal propose(uint64_t Seed, int64_t Id,
   auto pick = [&](size_t N) { return static_cast<size_t>(R() % N); };
   Proposal P;
   P.Passes = Parent.vec();
-  switch (Parent.empty() ? 0 : pick(4)) {
+  // Half of the mutations change parameters (the pass lists alone give a
+  // handful of distinct edits); the rest the list.
+  switch (Parent.empty() ? 0 : pick(8)) {
   case 0:
     P.Strategy = "subset";
     P.Passes.clear();
@@ -57,10 +112,24 @@ static Proposal propose(uint64_t Seed, int64_t Id,
     P.Passes.insert(P.Passes.begin() + pick(P.Passes.size() + 1), S);
     break;
   }
-  default: {
+  case 3: {
     P.Strategy = "reorder";
     size_t A = pick(P.Passes.size()), B = pick(P.Passes.size());
     std::swap(P.Passes[A], P.Passes[B]);
+    break;
+  }
+  case 4:
+  case 5:
+  case 6:
+    P.Strategy = "tune";
+    tuneOne(P.Passes, Active, R);
+    break;
+  default: {
+    // Several parameters at once, across passes: some gains need two
+    // (an unroll factor and the window that schedules its copies).
+    P.Strategy = "tune-many";
+    for (size_t K = 2 + pick(2); K-- > 0;)
+      tuneOne(P.Passes, Active, R);
     break;
   }
   }
@@ -178,10 +247,29 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
     return C;
   };
   auto proposeNext = [&](int64_t Id) {
-    std::vector<std::string> ParentPasses;
-    if (BestBuiltin)
-      ParentPasses = splitPasses(R.All[*BestBuiltin].Passes);
-    return propose(O.Seed, Id, O.Pipeline, ParentPasses);
+    // Before any acceptance the -O2 list is the one to mutate: on a kernel
+    // where it is gated out, a parameter of one of its passes may be all
+    // that stands between it and a robust gain (the parent is still K0).
+    std::vector<std::string> ParentPasses = O.Pipeline;
+    const CandidateRecord *From = nullptr;
+    if (BestBuiltin) {
+      From = &R.All[*BestBuiltin];
+      ParentPasses = splitPasses(From->Passes);
+    } else if (!R.All.empty() && R.All[0].Strategy == "o2") {
+      From = &R.All[0];
+    }
+    // The passes that changed the parent: its recorded script names them
+    // (a function of the parent's passes, so the proposal still depends
+    // only on the seed, the id and the parent).
+    std::set<std::string> Active;
+    if (From && !From->EditScript.empty()) {
+      if (auto S = parseEditScript(From->EditScript, "the parent's script"))
+        for (const Edit &E : S->Edits)
+          Active.insert(E.PassName);
+      else
+        consumeError(S.takeError());
+    }
+    return propose(O.Seed, Id, O.Pipeline, ParentPasses, Active);
   };
   auto isDup = [&](StringRef Passes) {
     return any_of(R.All, [&](auto &E) {

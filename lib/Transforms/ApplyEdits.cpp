@@ -428,10 +428,22 @@ Error EditApplier::pass() {
     return fail("apply-edits cannot be an edit");
   std::unique_ptr<asmevo::Pass> TheP = P->Create();
   std::optional<RewriteFilter> Filter;
+  PassParams Params;
   for (const auto &KV : E.Params) {
-    if (KV.first != "rewrites")
-      return fail("pass '" + E.PassName + "' has no parameter '" +
-                  KV.first.str() + "'");
+    if (KV.first != "rewrites") {
+      const PassParamInfo *I = findPassParam(*P, KV.first);
+      if (!I)
+        return fail("pass '" + E.PassName + "' has no parameter '" +
+                    KV.first.str() + "'");
+      std::optional<int64_t> N = KV.second.getAsInteger();
+      if (!N || *N < I->Min || *N > I->Max)
+        return fail(formatv("pass '{0}': parameter '{1}' must be an integer "
+                            "from {2} to {3}",
+                            E.PassName, KV.first.str(), I->Min, I->Max)
+                        .str());
+      Params[KV.first.str()] = *N;
+      continue;
+    }
     const json::Array *A = KV.second.getAsArray();
     std::set<unsigned> Enabled;
     for (size_t J = 0; A && J < A->size(); ++J) {
@@ -448,6 +460,7 @@ Error EditApplier::pass() {
   }
   if (Filter)
     TheP->setRewriteFilter(&*Filter);
+  TheP->setParams(std::move(Params));
 
   std::optional<Window> W;
   std::vector<std::vector<Snap>> Before;

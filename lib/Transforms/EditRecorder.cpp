@@ -73,8 +73,8 @@ Error EditRecorder::beforePass(const LiftedModule &LM, LiftedFunction &LF,
 }
 
 void EditRecorder::afterPass(const LiftedModule &, const LiftedFunction &LF,
-                             StringRef Pass, bool Changed,
-                             const RewriteFilter *Filter) {
+                             StringRef Pass, const PassParams &Params,
+                             bool Changed, const RewriteFilter *Filter) {
   if (!Changed)
     return;
   Edit E;
@@ -82,6 +82,10 @@ void EditRecorder::afterPass(const LiftedModule &, const LiftedFunction &LF,
   E.Function = LF.Range.Name;
   E.PassName = Pass.str();
   E.Fingerprint = Fingerprint;
+  // The parameters the pipeline gave (--evolve's randomized ones among
+  // them): the edit replays the same rewrites.
+  for (const auto &[K, V] : Params)
+    E.Params[K] = V;
   // A filter numbers rewrites across the whole module; an edit runs the
   // pass on one function, so its numbers start at that function's first.
   if (Filter && Filter->restricted()) {

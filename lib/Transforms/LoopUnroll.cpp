@@ -286,7 +286,7 @@ bool Unroller::bodyCopyable(const Loop &Lp) const {
   for (MachineInstr &MI : *Lp.L) {
     if (&MI == Lp.Term || MI.isMetaInstruction())
       continue;
-    if (++N > LoopUnrollMaxBody)
+    if (++N > P.param("max-body", LoopUnrollMaxBody))
       return false;
     if (MI.isCall() || MI.isBranch() || MI.isReturn() || MI.isTerminator())
       return false;
@@ -610,7 +610,7 @@ bool Unroller::run(bool Exec) {
       if (auto Lp = match(MBB))
         if (bodyCopyable(*Lp) && !Lp->Exit->livein_empty())
           Loops.push_back(*Lp);
-  unsigned Factor = LoopUnrollFactor;
+  unsigned Factor = P.param("factor", LoopUnrollFactor);
   if (Loops.empty() || !isPowerOf2_32(Factor) || Factor < 2 || Factor > 8)
     return false;
 
@@ -740,7 +740,7 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       EL.T.push_back(&MI);
     }
   }
-  if (!HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > LoopUnrollMaxBody)
+  if (!HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > (size_t)P.param("max-body", LoopUnrollMaxBody))
     return std::nullopt;
   // The head must not read the SCC it enters with (the copy runs after X).
   for (MachineInstr *MI : EL.H) {
@@ -1084,7 +1084,8 @@ bool Unroller::runExec() {
     }
   std::vector<unsigned> Pairs;
   // Two more for scalars the second head renames.
-  unsigned Depth = std::clamp(ExecLoopPipelineDepth.getValue(), 2u, 8u);
+  unsigned Depth = std::clamp<unsigned>(
+      P.param("depth", ExecLoopPipelineDepth.getValue()), 2u, 8u);
   for (unsigned I = 0; I + 1 < 96 && Pairs.size() < Depth + 2; I += 2)
     if (!UsedS[I] && !UsedS[I + 1])
       Pairs.push_back(I);

@@ -24,7 +24,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/IR/PrintPasses.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include <optional>
 
 using namespace llvm;
@@ -43,7 +45,9 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
       {"sink-waitcnt",
        "each s_waitcnt moved down its block to just before the first "
        "instruction that needs it (run relax-waitcnt after it)",
-       [] { return std::make_unique<SinkWaitcntPass>(); }},
+       [] { return std::make_unique<SinkWaitcntPass>(); }, false,
+       {{"reach", "most instructions a wait may sink past (0: to its first "
+                  "user)", 0, 64}}},
       {"nop-shrink",
        "each s_nop cut to the wait states the hazard rules need, counting "
        "the instructions already between; unneeded ones removed",
@@ -83,17 +87,22 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
       {"setprio",
        "s_setprio 1 ... s_setprio 0 around the memory issue of innermost "
        "loops with many MFMAs",
-       [] { return std::make_unique<SetPrioPass>(); }},
+       [] { return std::make_unique<SetPrioPass>(); }, false,
+       {{"min-mfma", "fewest MFMAs in an innermost loop", 1, 16}}},
       {"loop-unroll",
        "counted single-block loops (scalar down-counter) unrolled by two, "
        "odd trip counts peeled; the second copy's VGPR temporaries renamed "
        "into free VGPRs so that schedule-window can overlap the iterations",
-       [] { return std::make_unique<LoopUnrollPass>(); }},
+       [] { return std::make_unique<LoopUnrollPass>(); }, false,
+       {{"factor", "copies of the body per iteration (2, 4 or 8)", 2, 8},
+        {"max-body", "most instructions in a body it copies", 16, 128}}},
       {"exec-loop-pipeline",
        "single-block exec-masked loops unrolled into four copies (two "
        "when registers are short), every later iteration's loads issued "
        "before the first one's wait (each copy under its own EXEC)",
-       [] { return std::make_unique<ExecLoopPipelinePass>(); }},
+       [] { return std::make_unique<ExecLoopPipelinePass>(); }, false,
+       {{"depth", "iterations in flight per loop trip", 2, 8},
+        {"max-body", "most instructions in a body it copies", 16, 128}}},
       {"apply-edits",
        "the edit script of --edits=FILE (docs/edit-script.md): anchored "
        "replace/insert/delete/move/set-waitcnt/set-nop/rename/pass edits, "
@@ -103,7 +112,15 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "list scheduling within each block (memory issue hoisted, MFMA "
        "interleaved; waits renumbered, wait states inserted), kept only "
        "when the static one-wave cost is lower",
-       [] { return std::make_unique<ScheduleWindowPass>(); }},
+       [] { return std::make_unique<ScheduleWindowPass>(); }, false,
+       {{"size", "most instructions scheduled together", 4, 160},
+        {"order", "ready-list priority: 0 earliest issue, then height; 1 "
+                  "height, then earliest issue; 2 memory first, then 0; 3 "
+                  "source order among equal issue times",
+         0, 3},
+        {"jitter", "seed of a random tie-break among equal priorities (0: "
+                   "none)",
+         0, 1 << 30}}},
   };
   return Passes;
 }
@@ -113,6 +130,88 @@ const PassEntry *asmevo::findPass(StringRef Name) {
     if (P.Name == Name)
       return &P;
   return nullptr;
+}
+
+const std::vector<PassParamInfo> &asmevo::commonPassParams() {
+  static const std::vector<PassParamInfo> Common = {
+      {"keep", "percent of the pass's rewrites made (which ones: pick)", 1,
+       100},
+      {"pick", "seed choosing the rewrites keep makes", 0, 1 << 30}};
+  return Common;
+}
+
+const PassParamInfo *asmevo::findPassParam(const PassEntry &Entry,
+                                           StringRef Key) {
+  for (const PassParamInfo &I : Entry.Params)
+    if (I.Name == Key)
+      return &I;
+  for (const PassParamInfo &I : commonPassParams())
+    if (I.Name == Key)
+      return &I;
+  return nullptr;
+}
+
+bool asmevo::Pass::sampled() {
+  int64_t Keep = param("keep", 100);
+  if (Keep >= 100)
+    return true;
+  uint64_t Key[2] = {static_cast<uint64_t>(param("pick", 0)), Sampled++};
+  uint64_t H = xxh3_64bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Key), sizeof(Key)));
+  return static_cast<int64_t>(H % 100) < Keep;
+}
+
+std::string PassSpec::str() const {
+  if (Params.empty())
+    return Name;
+  std::string S = Name + "<";
+  ListSeparator LS(";");
+  for (const auto &[K, V] : Params)
+    S += (Twine(LS) + K + "=" + Twine(V)).str();
+  return S + ">";
+}
+
+Expected<PassSpec> asmevo::parsePassSpec(StringRef Text) {
+  Text = Text.trim();
+  PassSpec S;
+  StringRef Name = Text, Rest;
+  if (size_t Open = Text.find('<'); Open != StringRef::npos) {
+    if (!Text.ends_with(">"))
+      return createStringError("pass '" + Text + "': parameters end with '>'");
+    Name = Text.take_front(Open).trim();
+    Rest = Text.slice(Open + 1, Text.size() - 1);
+  }
+  const PassEntry *E = findPass(Name);
+  if (!E) {
+    std::string Known;
+    for (const PassEntry &P : registeredPasses())
+      Known += " " + P.Name;
+    return createStringError("unknown pass '" + Name +
+                             "'; registered passes:" + Known);
+  }
+  S.Name = Name.str();
+  SmallVector<StringRef, 4> Parts;
+  Rest.split(Parts, ';', -1, false);
+  for (StringRef Part : Parts) {
+    auto [K, V] = Part.split('=');
+    K = K.trim();
+    V = V.trim();
+    const PassParamInfo *I = findPassParam(*E, K);
+    if (!I)
+      return createStringError("pass '" + Name + "' has no parameter '" + K +
+                               "'");
+    int64_t N;
+    if (V.getAsInteger(10, N) || N < I->Min || N > I->Max)
+      return createStringError(
+          formatv("pass '{0}': parameter '{1}' must be an integer from {2} "
+                  "to {3}, not '{4}'",
+                  Name, K, I->Min, I->Max, V)
+              .str());
+    if (!S.Params.emplace(K.str(), N).second)
+      return createStringError("pass '" + Name + "': parameter '" + K +
+                               "' given twice");
+  }
+  return S;
 }
 
 /// (opcode, operands) of each instruction of \p MF, as a sorted list: the
@@ -147,8 +246,12 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     return Names.takeError();
   std::vector<std::unique_ptr<Pass>> Passes;
   for (const std::string &N : *Names) {
-    Passes.push_back(findPass(N)->Create());
-    auto F = Opts.Filters.find(N);
+    auto Spec = parsePassSpec(N);
+    if (!Spec)
+      return Spec.takeError();
+    Passes.push_back(findPass(Spec->Name)->Create());
+    Passes.back()->setParams(std::move(Spec->Params));
+    auto F = Opts.Filters.find(Passes.back()->name().str());
     if (F != Opts.Filters.end())
       Passes.back()->setRewriteFilter(F->second);
   }
@@ -235,9 +338,11 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
       if (Opts.Record)
         if (Error E = Opts.Record->beforePass(LM, LF, Filter))
           return E;
+      P->beginFunction();
       auto Changed = P->run(LM, LF);
       if (Changed && Opts.Record)
-        Opts.Record->afterPass(LM, LF, Stat.Pass, *Changed, Filter);
+        Opts.Record->afterPass(LM, LF, Stat.Pass, P->params(), *Changed,
+                               Filter);
       if (!Changed)
         return createStringError(LM.original().name() + ": pass '" +
                                  P->name() + "' on '" + LF.Range.Name +

@@ -67,14 +67,10 @@ Expected<std::vector<std::string>> asmevo::expandPipeline(StringRef Pipeline) {
       Out.insert(Out.end(), P.begin(), P.end());
       continue;
     }
-    if (!findPass(N)) {
-      std::string Known;
-      for (const PassEntry &P : registeredPasses())
-        Known += " " + P.Name;
-      return createStringError("unknown pass '" + N +
-                               "'; registered passes:" + Known);
-    }
-    Out.push_back(N.str());
+    auto Spec = parsePassSpec(N);
+    if (!Spec)
+      return Spec.takeError();
+    Out.push_back(Spec->str());
   }
   return Out;
 }

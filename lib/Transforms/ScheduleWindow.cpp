@@ -9,6 +9,7 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -133,7 +134,9 @@ class FunctionScheduler {
 public:
   FunctionScheduler(asmevo::Pass &P, LiftedModule &LM, LiftedFunction &LF,
                     const ISAFacts &F)
-      : P(P), LM(LM), LF(LF), F(F), TC(timing::TimingConfig::mi300x()) {}
+      : P(P), LM(LM), LF(LF), F(F), TC(timing::TimingConfig::mi300x()),
+        WindowSize(P.param("size", ScheduleWindowSize)),
+        Priority(P.param("order", 0)), Jitter(P.param("jitter", 0)) {}
   Expected<bool> run();
 
 private:
@@ -167,6 +170,10 @@ private:
   bool VmOK = true;
   unsigned NopOpc = ~0u;
   std::map<MachineBasicBlock *, BlockSave> Saved;
+  /// The pass's parameters (PassRegistry.cpp describes them).
+  unsigned WindowSize;
+  unsigned Priority;
+  uint64_t Jitter;
 };
 
 std::map<MachineBasicBlock *, unsigned>
@@ -349,7 +356,7 @@ void FunctionScheduler::scheduleBlock(MachineBasicBlock &MBB,
     }
     size_t E = Pos;
     while (E < L.size() && !isFence(*L[E], F.get(L[E]->getOpcode())) &&
-           E - Pos < ScheduleWindowSize)
+           E - Pos < WindowSize)
       ++E;
     if (E - Pos >= 2) {
       int Added = scheduleRegion(MBB, L, Pos, E, EntryPending, LgkmOK);
@@ -586,11 +593,31 @@ int FunctionScheduler::scheduleRegion(MachineBasicBlock &MBB,
     std::vector<std::pair<double, unsigned>> Cand;
     for (unsigned I : Ready)
       Cand.push_back({Wave.earliest(Adjusted(I)), I});
+    // Ties last: the region index, or with a jitter seed a hash of it, so
+    // that --evolve can try other orders among equally good choices.
+    auto TieKey = [&](unsigned I) -> uint64_t {
+      if (!Jitter)
+        return I;
+      uint64_t Key[3] = {Jitter, B, I};
+      return xxh3_64bits(ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(Key), sizeof(Key)));
+    };
+    auto MemFirst = [&](unsigned I) {
+      return Priority == 2 && isPureLoad(R(I).facts());
+    };
     llvm::sort(Cand, [&](const auto &X, const auto &Y) {
+      if (MemFirst(X.second) != MemFirst(Y.second))
+        return MemFirst(X.second);
+      bool ByHeight = Priority != 3;
+      if (Priority == 1 && Height[X.second] != Height[Y.second])
+        return Height[X.second] > Height[Y.second];
       if (X.first != Y.first)
         return X.first < Y.first;
-      if (Height[X.second] != Height[Y.second])
+      if (ByHeight && Height[X.second] != Height[Y.second])
         return Height[X.second] > Height[Y.second];
+      uint64_t KX = TieKey(X.second), KY = TieKey(Y.second);
+      if (KX != KY)
+        return KX < KY;
       return X.second < Y.second;
     });
     // The first candidate that needs no wait states; else the one that

@@ -58,7 +58,7 @@ Expected<bool> SetPrioPass::run(LiftedModule &LM, LiftedFunction &LF) {
     for (MachineBasicBlock *MBB : L->blocks())
       for (MachineInstr &MI : *MBB)
         MFMAs += F.get(MI.getOpcode()).is(ic::MFMA);
-    if (MFMAs < SetPrioMinMFMA)
+    if (MFMAs < param("min-mfma", SetPrioMinMFMA))
       continue;
     for (MachineBasicBlock *MBB : L->blocks())
       if (!Prologue.count(MBB))

@@ -105,7 +105,11 @@ Expected<bool> SinkWaitcntPass::run(LiftedModule &LM, LiftedFunction &LF) {
       continue;
     unsigned B = V.Seq.BlockOf[I], End = V.Seq.blockEnd(B);
     unsigned J = I + 1;
-    for (; J < End; ++J) {
+    // reach: how far a wait may go (0: as far as it can), a knob --evolve
+    // turns when sinking a wait all the way starves the loads after it.
+    unsigned Reach = param("reach", 0);
+    unsigned Stop = Reach && End > I + 1 + Reach ? I + 1 + Reach : End;
+    for (; J < Stop; ++J) {
       const InstrRecord &X = V.Seq.Instrs[J];
       const OpcodeFacts &XF = *X.F;
       if (XF.Flow != FlowKind::None)

@@ -436,9 +436,17 @@ int main(int argc, char **argv) {
       if (Test)
         outs() << "test-only passes (never in a -O pipeline):\n";
       for (const PassEntry &P : registeredPasses())
-        if (P.TestOnly == Test)
+        if (P.TestOnly == Test) {
           outs() << P.Name << " - " << P.Description << "\n";
+          for (const PassParamInfo &I : P.Params)
+            outs() << formatv("    <{0}=N> {1} ({2}-{3})\n", I.Name,
+                              I.Description, I.Min, I.Max);
+        }
     }
+    outs() << "parameters every pass takes (name<k=v;...>):\n";
+    for (const PassParamInfo &I : commonPassParams())
+      outs() << formatv("    <{0}=N> {1} ({2}-{3})\n", I.Name, I.Description,
+                        I.Min, I.Max);
     outs() << "-O1: " << join(optimizationPipeline(1), ",") << "\n";
     outs() << "-O2: " << join(optimizationPipeline(2), ",") << "\n";
     return 0;

@@ -15,6 +15,7 @@
 
 #include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Search/EditScript.h"
+#include "asmevo/Transforms/Pass.h"
 #include "llvm/Support/Error.h"
 #include <optional>
 
@@ -52,8 +53,8 @@ public:
                          const RewriteFilter *Filter);
   /// Called after; records an edit when \p Changed.
   void afterPass(const LiftedModule &LM, const LiftedFunction &LF,
-                 llvm::StringRef Pass, bool Changed,
-                 const RewriteFilter *Filter);
+                 llvm::StringRef Pass, const PassParams &Params,
+                 bool Changed, const RewriteFilter *Filter);
   EditScript &script() { return Script; }
 
 private:

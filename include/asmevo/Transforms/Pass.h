@@ -39,6 +39,24 @@ private:
   unsigned Seen = 0;
 };
 
+/// A pass's parameters as a pipeline gives them (`name<key=value;...>`):
+/// integers by name. They live in the pass object, so two pipelines in one
+/// process (two --evolve candidates) never share them, unlike cl::opts.
+using PassParams = std::map<std::string, int64_t>;
+
+/// One parameter a pass accepts, with the range --evolve draws from.
+struct PassParamInfo {
+  std::string Name;
+  std::string Description;
+  int64_t Min = 0, Max = 0;
+};
+
+/// Parameters every pass accepts: `keep` (1-100, default 100) percent of
+/// its rewrites, chosen by hashing `pick` with each rewrite's number
+/// within the function. They choose *which* waits to sink, pairs to pack,
+/// loads to widen, without the pass knowing.
+const std::vector<PassParamInfo> &commonPassParams();
+
 /// A pass over the simple functions of a lifted module. Passes never see
 /// non-simple functions: those keep their bytes.
 class Pass {
@@ -52,11 +70,33 @@ public:
   /// wait changed, one pair packed, one load widened) and skips the rewrite
   /// when it returns false. The order must be deterministic for a given
   /// input, so that rewrite N means the same site on every run.
-  bool shouldRewrite() { return !Filter || Filter->allow(); }
+  bool shouldRewrite() {
+    if (!sampled())
+      return false;
+    return !Filter || Filter->allow();
+  }
   void setRewriteFilter(RewriteFilter *F) { Filter = F; }
 
+  /// Parameters checked by parsePassSpec against the pass's registration.
+  void setParams(PassParams P) { Params = std::move(P); }
+  const PassParams &params() const { return Params; }
+  /// The parameter \p Key if the pipeline gave it, else \p Default (the
+  /// pass's cl::opt, which then only sets the default).
+  int64_t param(llvm::StringRef Key, int64_t Default) const {
+    auto It = Params.find(Key.str());
+    return It == Params.end() ? Default : It->second;
+  }
+  /// The runner calls this before each function, so that `keep` numbers
+  /// rewrites within the function, as an edit script's pass edit (one
+  /// function, a fresh pass) does.
+  void beginFunction() { Sampled = 0; }
+
 private:
+  bool sampled();
+
   RewriteFilter *Filter = nullptr;
+  PassParams Params;
+  unsigned Sampled = 0;
 };
 
 using PassFactory = std::function<std::unique_ptr<Pass>()>;
@@ -68,7 +108,26 @@ struct PassEntry {
   /// Test-only passes (deliberately wrong ones among them) are never part
   /// of a -O pipeline and are listed apart.
   bool TestOnly = false;
+  /// Its own parameters (commonPassParams() come on top).
+  std::vector<PassParamInfo> Params = {};
 };
+
+/// A pipeline element: a pass name and the parameters given to it.
+struct PassSpec {
+  std::string Name;
+  PassParams Params;
+  /// `name` or `name<k=v;k=v>`, keys in order: the form lineage rows and
+  /// pipelines record.
+  std::string str() const;
+};
+
+/// Reads `name` or `name<k=v;...>`, checking the name, each key against the
+/// pass's and the common parameters and each value against its range.
+llvm::Expected<PassSpec> parsePassSpec(llvm::StringRef Text);
+
+/// The parameter \p Key of pass \p Entry (its own or a common one).
+const PassParamInfo *findPassParam(const PassEntry &Entry,
+                                   llvm::StringRef Key);
 
 const std::vector<PassEntry> &registeredPasses();
 const PassEntry *findPass(llvm::StringRef Name);
@@ -114,8 +173,9 @@ struct PipelineOptions {
       nullptr;
 };
 
-/// The passes of \p Pipeline: comma-separated names, where "O1" and "O2"
-/// stand for the pipelines of optimizationPipeline().
+/// The passes of \p Pipeline: comma-separated names (each may carry
+/// parameters, `name<k=v;...>`, returned in PassSpec::str() form), where
+/// "O1" and "O2" stand for the pipelines of optimizationPipeline().
 llvm::Expected<std::vector<std::string>>
 expandPipeline(llvm::StringRef Pipeline);
 
