@@ -171,9 +171,17 @@ void execMfma(Wave &W, const DInst &I) {
         AI[L * Kl + E] = int8_t(Ab);
         BI[L * Kl + E] = int8_t(Bb);
       } else {
-        A[L * Kl + E] = (Neg & 1) ? -elem(MI.A, Ab) : elem(MI.A, Ab);
-        B[L * Kl + E] = (Neg & 2) ? -elem(MI.B, Bb) : elem(MI.B, Bb);
+        A[L * Kl + E] = elem(MI.A, Ab);
+        B[L * Kl + E] = elem(MI.B, Bb);
       }
+    }
+  // A separate pass, off the path of every other MFMA.
+  if (Neg & 3)
+    for (unsigned X = 0; X < 64 * Kl; ++X) {
+      if (Neg & 1)
+        A[X] = -A[X];
+      if (Neg & 2)
+        B[X] = -B[X];
     }
   auto AIdx = [&](unsigned Row, unsigned K, unsigned Blk) {
     Blk = ((Blk >> Cbsz) << Cbsz) | Abid;
