@@ -3,16 +3,35 @@
 // CDNA3 ISA chapter 7 "Matrix Arithmetic Instructions" (7.1 layouts of A,
 // B, C/D in registers; AMD's matrix instruction calculator gives the same
 // mappings). With Blocks independent M x N x K products per instruction
-// and Kl = K * M * Blocks / 64 consecutive k per lane (KG = K / Kl lane
-// groups per block):
-//  - A (M x K): lane l holds row l % M, k from Kl * ((l / M) % KG), of
-//    block l / (M * KG);
+// and Kl = K * M * Blocks / 64 consecutive k per lane:
+//  - A (M x K): lane l holds row l % M of block (l / M) % Blocks, k from
+//    Kl * (l / (M * Blocks)) (the calculator's gfx9 input layout: the
+//    lanes of all blocks for one k range, then the next k range; the
+//    order matters only for 4x4x4f64, the one shape with several blocks
+//    and several k ranges);
 //  - B (K x N): lane l holds column l % N, the same k range and block;
 //  - C/D, one element per lane and register r (cdPos):
 //      4x4 (16 blocks): row r, column l % 4, block l / 4;
 //      16x16: row 4 * (l / 16) + r % 4, column l % 16, block r / 4;
 //      32x32: row 8 * ((r % 16) / 4) + 4 * (l / 32) + r % 4,
-//             column l % 32, block r / 16.
+//             column l % 32, block r / 16;
+//    f64 results, one per register pair p: 16x16x4f64 row 4 * p + l / 16,
+//    column l % 16; 4x4x4f64 (4 blocks) row l / 16, column l % 4, block
+//    (l / 4) % 4.
+// F64 MFMA: BLGP is disallowed on CDNA2; on CDNA3 its bits negate A, B
+// and C (bit 0, 1, 2; LLVM prints it as neg:[a,b,c]). CBSZ/ABID are not
+// available on the f64 forms (the calculator's instruction tables).
+// XF32 (gfx942): f32 inputs, two per lane, in the f32 layout; how the
+// inputs are reduced to the xf32 format is not documented, so the
+// emulator multiplies the unreduced f32 values (approximated, as every
+// float MFMA here).
+// V_SMFMAC (gfx942): D += A * B, A 4:2 structured-sparse: each lane holds
+// Kl / 2 values of its Kl-long k range of A (the dense layout), two per
+// group of four k; Src2 is a VGPR of 2-bit indices, bits [2e+1:2e] of the
+// index set naming the k within its group of stored value e. The index
+// set is bits [Kl*s + Kl - 1 : Kl*s], s = ABID when CBSZ is 0, else 0
+// (the calculator's README). Each index pair must name two positions in
+// increasing order (hipSPARSELt's rule); other pairs stop the run.
 // Products of f16/bf16/fp8 inputs are exact in double; they are summed in
 // double in k order and rounded to f32 once: the hardware's accumulation
 // order and intermediate rounding differ (reported as approximated).
@@ -38,6 +57,7 @@ struct MfmaInfo {
   In A, B;
   bool IntOut, F64Out;
   unsigned Blocks = 1;
+  bool XF32 = false; ///< BLGP's meaning is not settled for xf32: refused.
 };
 
 unsigned inBits(In T) {
@@ -85,7 +105,12 @@ uint64_t packedElem(Wave &W, const Operand &O, unsigned L, unsigned E,
 /// shapes give each block its own group of registers.
 void cdPos(const MfmaInfo &MI, unsigned Row, unsigned Col, unsigned Blk,
            unsigned &Reg, unsigned &Lane) {
-  if (MI.M == 4) {
+  if (MI.F64Out) {
+    // One row per register pair and 16-lane group (the calculator's 64b
+    // output layout).
+    Reg = MI.M == 4 ? 0 : Row / 4;
+    Lane = MI.M == 4 ? 16 * Row + 4 * Blk + Col : 16 * (Row % 4) + Col;
+  } else if (MI.M == 4) {
     Reg = Row;
     Lane = 4 * Blk + Col;
   } else if (MI.M == 16) {
@@ -119,16 +144,20 @@ void execMfma(Wave &W, const DInst &I) {
   // CBSZ/ABID broadcast one A block of each group of 2^CBSZ blocks; it
   // needs that many blocks. BLGP's meaning for the fp8/bf8 and f64 forms
   // is not the lane pattern (f64: negation on CDNA3) and is not modelled.
+  // f64 on CDNA3: BLGP is the negation of A, B, C instead.
+  const unsigned Neg = MI.F64Out && W.M->Prog.IsGFX94X ? Blgp : 0;
+  const unsigned Lanes = Neg ? 0 : Blgp;
   if ((MI.Blocks == 1 && (Cbsz || Abid)) ||
       (MI.Blocks > 1 && ((1u << Cbsz) > MI.Blocks || Abid >= (1u << Cbsz))) ||
-      (Blgp && (isF8(MI.A) || isF8(MI.B) || MI.F64Out))) {
+      (MI.F64Out && (Cbsz || Abid)) ||
+      (Lanes && (isF8(MI.A) || isF8(MI.B) || MI.F64Out || MI.XF32))) {
     W.M->report(W, I, Violation::Unimplemented, -1,
                 "MFMA cbsz/abid/blgp value is not modelled for this shape");
     return;
   }
   // Kl consecutive k per lane; lane l holds row (column) l % M (N) of
-  // k group (l / M) % KG of block l / (M * KG).
-  const unsigned Kl = MI.K * MI.M * MI.Blocks / 64, KG = MI.K / Kl;
+  // block (l / M) % Blocks, k group l / (M * Blocks).
+  const unsigned Kl = MI.K * MI.M * MI.Blocks / 64;
   const unsigned BitsA = inBits(MI.A), BitsB = inBits(MI.B);
   const unsigned Elems = MI.M * MI.N * MI.Blocks / 64;
   // A and B as read from the lanes, lane-major.
@@ -137,7 +166,7 @@ void execMfma(Wave &W, const DInst &I) {
   for (unsigned L = 0; L < 64; ++L)
     for (unsigned E = 0; E < Kl; ++E) {
       uint64_t Ab = packedElem(W, I.Src[0], L, E, BitsA);
-      uint64_t Bb = packedElem(W, I.Src[1], blgpLane(Blgp, L), E, BitsB);
+      uint64_t Bb = packedElem(W, I.Src[1], blgpLane(Lanes, L), E, BitsB);
       if (MI.IntOut) {
         AI[L * Kl + E] = int8_t(Ab);
         BI[L * Kl + E] = int8_t(Bb);
@@ -146,12 +175,20 @@ void execMfma(Wave &W, const DInst &I) {
         B[L * Kl + E] = elem(MI.B, Bb);
       }
     }
+  // A separate pass, off the path of every other MFMA.
+  if (Neg & 3)
+    for (unsigned X = 0; X < 64 * Kl; ++X) {
+      if (Neg & 1)
+        A[X] = -A[X];
+      if (Neg & 2)
+        B[X] = -B[X];
+    }
   auto AIdx = [&](unsigned Row, unsigned K, unsigned Blk) {
     Blk = ((Blk >> Cbsz) << Cbsz) | Abid;
-    return (Row + MI.M * (K / Kl + KG * Blk)) * Kl + K % Kl;
+    return (Row + MI.M * (Blk + MI.Blocks * (K / Kl))) * Kl + K % Kl;
   };
   auto BIdx = [&](unsigned K, unsigned Col, unsigned Blk) {
-    return (Col + MI.N * (K / Kl + KG * Blk)) * Kl + K % Kl;
+    return (Col + MI.N * (Blk + MI.Blocks * (K / Kl))) * Kl + K % Kl;
   };
   // Each block's rows of A and columns of B, k-contiguous (the index
   // arithmetic, broadcasts included, once per element rather than once per
@@ -192,6 +229,8 @@ void execMfma(Wave &W, const DInst &I) {
           Res[R][L] = uint32_t(Acc);
         } else if (MI.F64Out) {
           double Acc = asD(packedElem(W, C, L, R, 64));
+          if (Neg & 4)
+            Acc = -Acc;
           for (unsigned K = 0; K < NK; ++K)
             Acc = std::fma(AM[AOff + K], BM[BOff + K], Acc);
           Res[R][L] = asU64(Acc);
@@ -218,6 +257,82 @@ void execMfma(Wave &W, const DInst &I) {
     }
   }
   W.M->ApproxBits |= MI.IntOut ? 0 : (MI.F64Out ? AX_MFMA_F64 : AX_MFMA);
+}
+
+/// V_SMFMAC: the stored A values are spread to their k within each group
+/// of four (zeros elsewhere), then the product is the dense single-block
+/// one with C read from the destination.
+void execSmfmac(Wave &W, const DInst &I) {
+  const MfmaInfo &MI = *static_cast<const MfmaInfo *>(I.Info);
+  const unsigned Cbsz = I.NumImms >= 1 ? unsigned(I.Imm[0]) : 0;
+  const unsigned Abid = I.NumImms >= 2 ? unsigned(I.Imm[1]) : 0;
+  const unsigned Kl = MI.K * MI.M / 64; // dense k per lane: 8 or 16
+  const unsigned Set = Cbsz ? 0 : Abid;
+  if (Kl * (Set + 1) > 32) {
+    W.M->report(W, I, Violation::Unimplemented, -1,
+                "SMFMAC abid names no index set of the index register");
+    return;
+  }
+  const unsigned BitsA = inBits(MI.A), BitsB = inBits(MI.B);
+  // Per lane, Kl dense k of A (spread from Kl / 2 stored) and of B.
+  double A[64 * 16] = {}, B[64 * 16];
+  int64_t AI[64 * 16] = {}, BI[64 * 16];
+  for (unsigned L = 0; L < 64; ++L) {
+    uint32_t Idx = uint32_t(packedElem(W, I.Src[2], L, 0, 32)) >> (Kl * Set);
+    for (unsigned E = 0; E < Kl / 2; E += 2) {
+      unsigned P0 = (Idx >> (2 * E)) & 3, P1 = (Idx >> (2 * E + 2)) & 3;
+      if (P0 >= P1) {
+        W.M->report(W, I, Violation::Unimplemented, L,
+                    "SMFMAC index pair not two increasing positions");
+        return;
+      }
+      for (unsigned H = 0; H < 2; ++H) {
+        uint64_t Ab = packedElem(W, I.Src[0], L, E + H, BitsA);
+        unsigned To = L * Kl + 2 * E + (H ? P1 : P0);
+        if (MI.IntOut)
+          AI[To] = int8_t(Ab);
+        else
+          A[To] = elem(MI.A, Ab);
+      }
+    }
+    for (unsigned E = 0; E < Kl; ++E) {
+      uint64_t Bb = packedElem(W, I.Src[1], L, E, BitsB);
+      if (MI.IntOut)
+        BI[L * Kl + E] = int8_t(Bb);
+      else
+        B[L * Kl + E] = elem(MI.B, Bb);
+    }
+  }
+  // Lane of row (column) X, k group G: X + M * G.
+  alignas(64) uint32_t Res[16][64];
+  const Operand &C = I.Def[0];
+  for (unsigned Row = 0; Row < MI.M; ++Row)
+    for (unsigned Col = 0; Col < MI.N; ++Col) {
+      unsigned R, L;
+      cdPos(MI, Row, Col, 0, R, L);
+      uint32_t Cv = uint32_t(packedElem(W, C, L, R, 32));
+      if (MI.IntOut) {
+        uint32_t Acc = Cv;
+        for (unsigned K = 0; K < MI.K; ++K) {
+          unsigned AL = Row + MI.M * (K / Kl), BL = Col + MI.N * (K / Kl);
+          Acc += uint32_t(AI[AL * Kl + K % Kl] * BI[BL * Kl + K % Kl]);
+        }
+        Res[R][L] = Acc;
+      } else {
+        double Sum = 0;
+        for (unsigned K = 0; K < MI.K; ++K) {
+          unsigned AL = Row + MI.M * (K / Kl), BL = Col + MI.N * (K / Kl);
+          Sum += A[AL * Kl + K % Kl] * B[BL * Kl + K % Kl];
+        }
+        Res[R][L] = asU(float(Sum + double(asF(Cv))));
+      }
+    }
+  for (unsigned R = 0; R < MI.M * MI.N / 64; ++R) {
+    uint32_t *D = W.vreg(I.Def[0], R);
+    for (unsigned L = 0; L < 64; ++L)
+      D[L] = Res[R][L];
+  }
+  W.M->ApproxBits |= MI.IntOut ? 0 : AX_MFMA;
 }
 
 struct Named {
@@ -278,7 +393,42 @@ const Named Table[] = {
     {"V_MFMA_F32_4X4X2BF16", {4, 4, 2, In::BF16, In::BF16, false, false, 16}},
     {"V_MFMA_F32_32X32X4BF16", {32, 32, 4, In::BF16, In::BF16, false, false}},
     {"V_MFMA_F32_16X16X8BF16", {16, 16, 8, In::BF16, In::BF16, false, false}},
-    // V_MFMA_F64_* are left unimplemented: their D layout is not verified.
+    // f64: 16x16x4 one block, 4x4x4 four blocks (gfx942's
+    // v_mfma_f64_4x4x4_4b_f64 has the same MC stem).
+    {"V_MFMA_F64_16X16X4F64", {16, 16, 4, In::F64, In::F64, false, true}},
+    {"V_MFMA_F64_4X4X4F64", {4, 4, 4, In::F64, In::F64, false, true, 4}},
+    {"V_MFMA_F32_16X16X8XF32",
+     {16, 16, 8, In::F32, In::F32, false, false, 1, true}},
+    {"V_MFMA_F32_32X32X4XF32",
+     {32, 32, 4, In::F32, In::F32, false, false, 1, true}},
+};
+
+/// Sparse shapes: K is the dense K.
+const Named SparseTable[] = {
+    {"V_SMFMAC_F32_16X16X32_F16", {16, 16, 32, In::F16, In::F16, false, false}},
+    {"V_SMFMAC_F32_32X32X16_F16", {32, 32, 16, In::F16, In::F16, false, false}},
+    {"V_SMFMAC_F32_16X16X32_BF16",
+     {16, 16, 32, In::BF16, In::BF16, false, false}},
+    {"V_SMFMAC_F32_32X32X16_BF16",
+     {32, 32, 16, In::BF16, In::BF16, false, false}},
+    {"V_SMFMAC_I32_16X16X64_I8", {16, 16, 64, In::I8, In::I8, true, false}},
+    {"V_SMFMAC_I32_32X32X32_I8", {32, 32, 32, In::I8, In::I8, true, false}},
+    {"V_SMFMAC_F32_16X16X64_FP8_FP8",
+     {16, 16, 64, In::FP8, In::FP8, false, false}},
+    {"V_SMFMAC_F32_16X16X64_FP8_BF8",
+     {16, 16, 64, In::FP8, In::BF8, false, false}},
+    {"V_SMFMAC_F32_16X16X64_BF8_FP8",
+     {16, 16, 64, In::BF8, In::FP8, false, false}},
+    {"V_SMFMAC_F32_16X16X64_BF8_BF8",
+     {16, 16, 64, In::BF8, In::BF8, false, false}},
+    {"V_SMFMAC_F32_32X32X32_FP8_FP8",
+     {32, 32, 32, In::FP8, In::FP8, false, false}},
+    {"V_SMFMAC_F32_32X32X32_FP8_BF8",
+     {32, 32, 32, In::FP8, In::BF8, false, false}},
+    {"V_SMFMAC_F32_32X32X32_BF8_FP8",
+     {32, 32, 32, In::BF8, In::FP8, false, false}},
+    {"V_SMFMAC_F32_32X32X32_BF8_BF8",
+     {32, 32, 32, In::BF8, In::BF8, false, false}},
 };
 
 } // namespace
@@ -287,6 +437,11 @@ void emu::registerMFMA(SemRegistry &R) {
   for (const Named &N : Table) {
     SemEntry E{execMfma, &N.Info, FIsMFMA};
     E.Encodings = 0x01; // native VOP3P only
+    R.add(N.Stem, E);
+  }
+  for (const Named &N : SparseTable) {
+    SemEntry E{execSmfmac, &N.Info, FIsMFMA};
+    E.Encodings = 0x01;
     R.add(N.Stem, E);
   }
 }
