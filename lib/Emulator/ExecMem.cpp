@@ -1157,13 +1157,9 @@ void execDS(Wave &W, const DInst &I) {
 
 /// DS_WRXCHG2_RTN_B32/B64 (and ST64): two exchanges at the read2/write2
 /// addresses; the old values return as {old0, old1}.
-template <bool ST64> void execDSXchg2(Wave &W, const DInst &I) {
-  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
-  Machine &M = *W.M;
-  uint64_t Mask = W.exec();
-  unsigned DW = MI.Dwords, ES = 4 * DW;
-  uint32_t Off[2] = {uint32_t(I.Imm[0]) & 0xff, uint32_t(I.Imm[1]) & 0xff};
-  uint32_t Scale = ST64 ? 64 * ES : ES;
+/// A returning DS operation writing \p Dwords registers of I.Def[0].
+static PendingOp *dsReturn(Wave &W, const DInst &I, uint64_t Mask,
+                           unsigned Dwords) {
   PendingOp *Op = W.newOp();
   Op->T = PendingOp::LoadV;
   Op->Counters = PendingOp::LGKM;
@@ -1172,7 +1168,18 @@ template <bool ST64> void execDSXchg2(Wave &W, const DInst &I) {
   Op->Exec = Mask;
   Op->DstFile = 1;
   Op->DstReg = uint16_t(W.slot(I.Def[0]));
-  Op->DstCount = uint8_t(2 * DW);
+  Op->DstCount = uint8_t(Dwords);
+  return Op;
+}
+
+template <bool ST64> void execDSXchg2(Wave &W, const DInst &I) {
+  const MemInfo &MI = *static_cast<const MemInfo *>(I.Info);
+  Machine &M = *W.M;
+  uint64_t Mask = W.exec();
+  unsigned DW = MI.Dwords, ES = 4 * DW;
+  uint32_t Off[2] = {uint32_t(I.Imm[0]) & 0xff, uint32_t(I.Imm[1]) & 0xff};
+  uint32_t Scale = ST64 ? 64 * ES : ES;
+  PendingOp *Op = dsReturn(W, I, Mask, 2 * DW);
   for (unsigned L = 0; L < 64; ++L) {
     if (!((Mask >> L) & 1))
       continue;
@@ -1205,20 +1212,6 @@ static bool refuseGds(Wave &W, const DInst &I) {
   return false;
 }
 
-/// A returning DS operation writing \p Dwords registers of I.Def[0].
-static PendingOp *dsReturn(Wave &W, const DInst &I, uint64_t Mask,
-                           unsigned Dwords) {
-  PendingOp *Op = W.newOp();
-  Op->T = PendingOp::LoadV;
-  Op->Counters = PendingOp::LGKM;
-  Op->IsLDS = true;
-  Op->Inst = I.Index;
-  Op->Exec = Mask;
-  Op->DstFile = 1;
-  Op->DstReg = uint16_t(W.slot(I.Def[0]));
-  Op->DstCount = uint8_t(Dwords);
-  return Op;
-}
 
 /// DS_APPEND / DS_CONSUME with GDS=0: the LDS dword at the instruction
 /// offset gains (loses) the number of active lanes, and every active lane

@@ -330,21 +330,7 @@ def dot_forms():
                 name, vm.dpp_text(c), rm, bm, " bound_ctrl:0" if bc else "",
                 NOP)
 
-            def model(L, fn=fn, c=c, rm=rm, bm=bm, bc=bc):
-                res = []
-                for k in range(N):
-                    w_, l = k - k % WAVE, k % WAVE
-                    old = L["d"][k]
-                    if not vm.dpp_writes(rm, bm, l):
-                        res.append(old)
-                        continue
-                    s = vm.dpp_src_lane(c, l)
-                    if s is None and not bc:
-                        res.append(old)
-                        continue
-                    x = 0 if s is None else L["a"][w_ + s]
-                    res.append(fn(x, L["b"][k], old))
-                return res
+            model = dpp32_model(fn, c, rm, bm, bc)
             out.append(vm.Form(asm, ["a", "b"], name.upper() + "_dpp",
                                model))
     out.append(vm.Form("v_dot2_f32_f16 $0, $1, $2, $3" + NOP, ["a", "b", "e"],
