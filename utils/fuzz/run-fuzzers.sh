@@ -16,7 +16,7 @@
 # each target grew is reused by the next run; findings are in
 # build-fuzz/fuzz-work/TARGET/artifacts/ (reproduce: build-fuzz/fuzz/bin/TARGET FILE).
 # With no targets named it then runs the emulator's random-program check
-# (AsmEvoEmulatorRandomPrograms, gfx942 and gfx90a) in the same build.
+# (asmevo-emu-random-programs, gfx942 and gfx90a) in the same build.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 secs="${1:-60}"
@@ -47,7 +47,7 @@ if [ ! -f "$fuzz/build.ninja" ]; then
     "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG" \
     -DASMEVO_ENABLE_FUZZERS=ON ${ASMEVO_CMAKE_ARGS:-} >/dev/null
 fi
-ninja -C "$fuzz" -j"$jobs" asmevo-fuzzers AsmEvoEmulatorRandomPrograms >/dev/null
+ninja -C "$fuzz" -j"$jobs" asmevo-fuzzers asmevo-emu-random-programs >/dev/null
 t1=$(date +%s)
 echo "run-fuzzers: built in $((t1 - t0)) s"
 
@@ -180,7 +180,7 @@ done
 if [ $# -eq 0 ]; then
   for isa in gfx942 gfx90a; do
     r0=$(date +%s)
-    if "$fuzz/bin/AsmEvoEmulatorRandomPrograms" --isa "$isa" --length 8 \
+    if "$fuzz/bin/asmevo-emu-random-programs" --isa "$isa" --length 8 \
         >"$work/random-programs-$isa.log" 2>&1; then
       echo "random-programs $isa ($(( $(date +%s) - r0 )) s): $(tail -1 "$work/random-programs-$isa.log")"
     else
