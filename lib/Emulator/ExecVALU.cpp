@@ -810,12 +810,7 @@ void execSwap(Wave &W, const DInst &I) {
 
 void emu::registerVALU(SemRegistry &R) {
   auto A = [&](const char *N, ExecFn F, uint8_t Enc = EncAll,
-               uint32_t Flags = 0) {
-    SemEntry E{F};
-    E.Encodings = Enc;
-    E.Flags = Flags;
-    R.add(N, E);
-  };
+               uint32_t Flags = 0) { R.add(N, F, Enc, Flags); };
   A("V_NOP", execNop);
   A("V_MOV_B32", vop32<OpMovB32>);
   A("V_MOV_B64", vop64<OpMovB64>, EncNoSDWA);

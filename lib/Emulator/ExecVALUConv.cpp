@@ -445,12 +445,7 @@ template <class Op> void trans64(Wave &W, const DInst &I) {
 
 void emu::registerVALUConv(SemRegistry &R) {
   auto A = [&](const char *N, ExecFn F, uint8_t Enc = EncAll,
-               uint32_t Flags = 0) {
-    SemEntry E{F};
-    E.Encodings = Enc;
-    E.Flags = Flags;
-    R.add(N, E);
-  };
+               uint32_t Flags = 0) { R.add(N, F, Enc, Flags); };
   A("V_CVT_F32_I32", vop32<OpCvtF32I32>);
   A("V_CVT_F32_U32", vop32<OpCvtF32U32>);
   A("V_CVT_I32_F32", vop32<OpCvtI32F32>);

@@ -120,18 +120,13 @@ template <bool Sub> void execAddSubI16(Wave &W, const DInst &I) {
 } // namespace
 
 void emu::registerVALUMad16(SemRegistry &R) {
-  auto A = [&](const char *N, ExecFn F, uint8_t Enc) {
-    SemEntry E{F};
-    E.Encodings = Enc;
-    R.add(N, E);
-  };
-  A("V_PK_FMAC_F16", execPkFmacF16, EncAll);
-  A("V_MADAK_F16", execMadK16<true>, EncNoDPPSDWA);
-  A("V_MADMK_F16", execMadK16<false>, EncNoDPPSDWA);
-  A("V_MAD_LEGACY_F16", vop32<OpMadLegacyF16>, EncNoDPPSDWA);
-  A("V_FMA_LEGACY_F16", vop32<OpFmaLegacyF16>, EncNoDPPSDWA);
-  A("V_MAD_LEGACY_U16", execMadLegacyInt16<OpMadLegacyU16>, EncNoDPPSDWA);
-  A("V_MAD_LEGACY_I16", execMadLegacyInt16<OpMadLegacyI16>, EncNoDPPSDWA);
-  A("V_ADD_I16", execAddSubI16<false>, EncNoDPPSDWA);
-  A("V_SUB_I16", execAddSubI16<true>, EncNoDPPSDWA);
+  R.add("V_PK_FMAC_F16", execPkFmacF16, EncAll);
+  R.add("V_MADAK_F16", execMadK16<true>, EncNoDPPSDWA);
+  R.add("V_MADMK_F16", execMadK16<false>, EncNoDPPSDWA);
+  R.add("V_MAD_LEGACY_F16", vop32<OpMadLegacyF16>, EncNoDPPSDWA);
+  R.add("V_FMA_LEGACY_F16", vop32<OpFmaLegacyF16>, EncNoDPPSDWA);
+  R.add("V_MAD_LEGACY_U16", execMadLegacyInt16<OpMadLegacyU16>, EncNoDPPSDWA);
+  R.add("V_MAD_LEGACY_I16", execMadLegacyInt16<OpMadLegacyI16>, EncNoDPPSDWA);
+  R.add("V_ADD_I16", execAddSubI16<false>, EncNoDPPSDWA);
+  R.add("V_SUB_I16", execAddSubI16<true>, EncNoDPPSDWA);
 }

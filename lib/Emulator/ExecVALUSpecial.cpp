@@ -343,9 +343,7 @@ ASMEVO_OP32(OpFrexpExpI16F16, Ty::F16, Ty::B32, Ty::B32, Ty::B32, 1, false, frex
 
 void emu::registerVALUSpecial(SemRegistry &R) {
   auto A = [&](const char *N, ExecFn F, uint8_t Enc = EncAll) {
-    SemEntry E{F};
-    E.Encodings = Enc;
-    R.add(N, E);
+    R.add(N, F, Enc);
   };
   A("V_CUBEID_F32", vop32<OpCubeId>, EncNoDPPSDWA);
   A("V_CUBESC_F32", vop32<OpCubeSc>, EncNoDPPSDWA);

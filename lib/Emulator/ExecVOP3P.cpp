@@ -299,11 +299,7 @@ template <int Out, bool Fused> void execMix(Wave &W, const DInst &I) {
 } // namespace
 
 void emu::registerVOP3P(SemRegistry &R) {
-  auto A = [&](const char *N, ExecFn F) {
-    SemEntry E{F};
-    E.Encodings = EncNoDPPSDWA;
-    R.add(N, E);
-  };
+  auto A = [&](const char *N, ExecFn F) { R.add(N, F, EncNoDPPSDWA); };
   A("V_PK_FMA_F32", execPkF32<0>);
   A("V_PK_MUL_F32", execPkF32<1>);
   A("V_PK_ADD_F32", execPkF32<2>);

@@ -29,6 +29,14 @@ struct SemEntry {
 class SemRegistry {
 public:
   void add(llvm::StringRef Stem, SemEntry E) { Map[Stem] = E; }
+  /// A handler without a record, for \p Encodings (bit per Enc value).
+  void add(llvm::StringRef Stem, ExecFn F, uint8_t Encodings,
+           uint32_t Flags = 0) {
+    SemEntry E{F};
+    E.Encodings = Encodings;
+    E.Flags = Flags;
+    add(Stem, E);
+  }
   const SemEntry *find(llvm::StringRef Stem) const {
     auto It = Map.find(Stem);
     return It == Map.end() ? nullptr : &It->second;
