@@ -573,17 +573,8 @@ def run_batch(args, tag, fs, inputs):
         raise RuntimeError("%s: %d modelled instructions in the kernel, %d "
                            "emitted" % (tag, len(seq), len(fs)))
     passed, failed = set(), set()
-    slot, checked = 0, 0
-    for f, mc in zip(fs, seq):
-        if mc != f.mc:
-            raise RuntimeError("%s is %s, expected %s" % (f.asm, mc, f.mc))
-        want = f.model(inputs)
-        got = out[slot * N:(slot + 1) * N]
-        slot += 1
-        if f.wide:
-            hi = out[slot * N:(slot + 1) * N]
-            slot += 1
-            got = [g | (h << 32) for g, h in zip(got, hi)]
+    checked = 0
+    for f, mc, want, got in vm.emulated(fs, seq, out, inputs):
         bad = []
         for n in range(N):
             w = want[n]

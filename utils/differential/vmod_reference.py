@@ -886,6 +886,24 @@ def kernel_ir(fs):
     return "\n".join(lines) + "\n"
 
 
+def emulated(fs, seq, out, inputs):
+    """Each form with the MC opcode the kernel holds, its model's lanes and
+    the emulator's (read from out, a 64-bit result from two dword rows)."""
+    slot = 0
+    for k, (f, mc) in enumerate(zip(fs, seq)):
+        if mc != f.mc:
+            raise RuntimeError("instruction %d is %s, expected %s"
+                               % (k, mc, f.mc))
+        want = f.model(inputs)
+        got = out[slot * N:(slot + 1) * N]
+        slot += 1
+        if f.wide:
+            hi = out[slot * N:(slot + 1) * N]
+            slot += 1
+            got = [g | (h << 32) for g, h in zip(got, hi)]
+        yield f, mc, want, got
+
+
 def nslots(fs):
     return sum(2 if f.wide else 1 for f in fs)
 
@@ -947,18 +965,7 @@ def run_batch(args, tag, fs, inputs):
         raise RuntimeError("%s: %d modelled instructions in the kernel, %d "
                            "emitted" % (tag, len(seq), len(fs)))
     passed, failed = set(), set()
-    slot = 0
-    for k, (f, mc) in enumerate(zip(fs, seq)):
-        if mc != f.mc:
-            raise RuntimeError("instruction %d is %s, expected %s"
-                               % (k, mc, f.mc))
-        want = f.model(inputs)
-        got = out[slot * N:(slot + 1) * N]
-        slot += 1
-        if f.wide:
-            hi = out[slot * N:(slot + 1) * N]
-            slot += 1
-            got = [g | (h << 32) for g, h in zip(got, hi)]
+    for f, mc, want, got in emulated(fs, seq, out, inputs):
         mask = f.mask if f.mask is not None else -1
         bad = [n for n in range(N) if (got[n] ^ want[n]) & mask]
         if bad:
