@@ -165,6 +165,11 @@ private:
     /// with the instruction it came before; SinkBefore: where they go.
     std::vector<std::pair<MachineInstr *, MachineInstr *>> Sunk;
     MachineInstr *SinkBefore = nullptr;
+    /// Tail ALU work that needs nothing the first wait waits for, moved
+    /// above it (hoistTail), each with the instruction it came before;
+    /// HoistBefore: the wait.
+    std::vector<std::pair<MachineInstr *, MachineInstr *>> Hoisted;
+    MachineInstr *HoistBefore = nullptr;
     /// Scalars the head writes and reads itself that the first tail also
     /// touches: renamed in the second head (headLocalSGPR).
     std::vector<Register> RenameS;
@@ -177,6 +182,41 @@ private:
   /// Reorders \p Body (the loop without X and its branch) so that head
   /// VALU work the tail races with runs just after the first wait.
   void sinkHead(std::vector<MachineInstr *> &Body, ExecLoop &EL) const;
+  /// Reorders \p Body so that tail ALU work the next head needs first (a
+  /// loop-carried update the head reads, the scalar lane-mask bookkeeping)
+  /// runs just before the first wait, when it reads and writes nothing
+  /// the wait is for.
+  void hoistTail(std::vector<MachineInstr *> &Body, ExecLoop &EL) const;
+  /// A writes a register B reads or writes.
+  bool writesInto(const MachineInstr *A, const MachineInstr *B) const {
+    for (const MachineOperand &MO : A->operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() &&
+          (B->readsRegister(MO.getReg(), &TRI) ||
+           B->modifiesRegister(MO.getReg(), &TRI)))
+        return true;
+    return false;
+  }
+  /// For each instruction of \p Body up to its first wait: whether it
+  /// runs inside an s_and_saveexec_b64 ... s_or_b64 exec, exec, sS pair
+  /// (under a narrower EXEC than the loop's).
+  /// With \p ToWait false, over all of \p Body; std::nullopt when an
+  /// instruction there writes EXEC otherwise or a pair is left open.
+  std::optional<std::vector<bool>>
+  inSaveRegion(ArrayRef<MachineInstr *> Body, bool ToWait = true) const;
+  bool isSave(const MachineInstr &MI) const {
+    return isOp(nameOf(MI), "S_AND_SAVEEXEC_B64") &&
+           MI.getOperand(0).isReg();
+  }
+  /// s_or_b64 exec, exec, \p S (either order).
+  bool isRestore(const MachineInstr &MI, Register S) const {
+    if (!isOp(nameOf(MI), "S_OR_B64") || MI.getNumExplicitOperands() < 3 ||
+        !MI.getOperand(0).isReg() || !isExecReg(MI.getOperand(0).getReg()))
+      return false;
+    const MachineOperand &A = MI.getOperand(1), &B = MI.getOperand(2);
+    return A.isReg() && B.isReg() &&
+           ((isExecReg(A.getReg()) && B.getReg() == S) ||
+            (isExecReg(B.getReg()) && A.getReg() == S));
+  }
   /// Rewrites one exec loop; returns what to erase to put it back.
   using RegLog = std::vector<std::pair<MachineOperand *, Register>>;
   bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
@@ -395,10 +435,17 @@ void Unroller::rename(
   // Bodies where a VGPR's lanes are not simply "written under the one EXEC
   // the body runs with, read under it": renaming would change what an
   // inactive or another lane reads.
-  MCRegister Exec = LM.target().reg("exec");
+  // EXEC may be narrowed by s_and_saveexec_b64 and put back within the
+  // copy (a guarded load): a write in between keeps the lanes it masks
+  // off, so it reads the register too.
+  auto Regions = inSaveRegion(Copy, /*ToWait=*/false);
+  if (!Regions)
+    return;
+  SmallPtrSet<const MachineInstr *, 16> Guarded;
+  for (size_t I = 0; I < Copy.size(); ++I)
+    if ((*Regions)[I])
+      Guarded.insert(Copy[I]);
   for (MachineInstr *MI : Copy) {
-    if (MI->modifiesRegister(Exec, &TRI))
-      return;
     StringRef N = nameOf(*MI);
     for (const char *S : {"READLANE", "READFIRSTLANE", "PERMUTE", "PERMLANE",
                           "SWIZZLE", "DPP", "_dpp", "MOVREL", "GPR_IDX",
@@ -409,6 +456,8 @@ void Unroller::rename(
   // Partial writes (a 16-bit half, an SDWA or D16 destination, one lane)
   // keep the rest of the register: they read it too.
   auto PartialDef = [&](const MachineInstr &MI) {
+    if (Guarded.count(&MI))
+      return true;
     StringRef N = nameOf(MI);
     if (N.contains("_sdwa") || N.contains("WRITELANE") || N.contains("D16"))
       return true;
@@ -682,9 +731,11 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
   Register M = X.getOperand(2).getReg();
   std::vector<MachineInstr *> Body(All.begin(), All.end() - 2);
   sinkHead(Body, EL);
+  hoistTail(Body, EL);
   SmallVector<Register, 8> TailMasks;
   bool InTail = false;
   unsigned HeadLoads = 0;
+  Register Open; // the save register of an open s_and_saveexec_b64
   MCRegister SCC = LM.target().reg("scc");
   for (MachineInstr *BI : Body) {
     MachineInstr &MI = *BI;
@@ -707,9 +758,28 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
         N.contains("LANE") || N.contains("CMPX") || N.contains("GPR_IDX") ||
         (OF.is(ic::FLAT) && !OF.is(ic::Global | ic::Scratch)))
       return std::nullopt;
+    // EXEC may change only in the head, narrowed by s_and_saveexec_b64
+    // and put back by s_or_b64 exec, exec, sS before the wait: each copy
+    // then leaves the head under the EXEC it entered with.
+    bool WritesExec = false;
     for (const MachineOperand &MO : MI.operands())
       if (MO.isReg() && MO.isDef() && MO.getReg() && isExecReg(MO.getReg()))
+        WritesExec = true;
+    if (WritesExec) {
+      if (InTail)
         return std::nullopt;
+      if (!Open && isSave(MI)) {
+        Open = MI.getOperand(0).getReg();
+      } else if (Open && isRestore(MI, Open)) {
+        Open = Register();
+      } else {
+        return std::nullopt;
+      }
+    } else if (Open && MI.modifiesRegister(Open, &TRI)) {
+      return std::nullopt;
+    }
+    if (InTail && Open)
+      return std::nullopt;
     if (MI.modifiesRegister(M, &TRI) && InTail)
       return std::nullopt;
     if (!InTail) {
@@ -740,7 +810,7 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       EL.T.push_back(&MI);
     }
   }
-  if (!HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > (size_t)P.param("max-body", LoopUnrollMaxBody))
+  if (Open || !HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > (size_t)P.param("max-body", LoopUnrollMaxBody))
     return std::nullopt;
   // The head must not read the SCC it enters with (the copy runs after X).
   for (MachineInstr *MI : EL.H) {
@@ -766,15 +836,24 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       Unchanged = (B == D && llvm::is_contained(Zero, A)) ||
                   (A == D && llvm::is_contained(Zero, B));
     }
+    // Under EXEC = 0, s_and_saveexec_b64 saves a zero EXEC and an AND
+    // with EXEC is zero, like a VALU lane mask.
+    bool ZeroResult = OF.isVALU() || isSave(*MI);
+    if (isOp(nameOf(*MI), "S_AND_B64") && MI->getNumExplicitOperands() >= 3)
+      for (unsigned I : {1u, 2u})
+        if (MI->getOperand(I).isReg() &&
+            isExecReg(MI->getOperand(I).getReg()))
+          ZeroResult = true;
     for (const MachineOperand &MO : MI->operands()) {
       if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
-          vgprsOf(MRI, MO.getReg().asMCReg()) || MO.getReg() == SCC)
+          vgprsOf(MRI, MO.getReg().asMCReg()) || MO.getReg() == SCC ||
+          isExecReg(MO.getReg()))
         continue;
       if (Unchanged)
         continue;
       Register D = MO.getReg();
       llvm::erase_if(Zero, [&](Register Z) { return TRI.regsOverlap(Z, D); });
-      if (OF.isVALU())
+      if (ZeroResult)
         Zero.push_back(D);
       Changed.push_back(D);
     }
@@ -865,11 +944,15 @@ void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
   // head from moving above the first tail (softmax's and reduce_max's
   // v_max_f32 v1, v1, v1 canonicalising the running maximum).
   std::vector<bool> Sink(WI);
+  // Work under a narrowed EXEC stays under it.
+  std::vector<bool> Guarded(Body.size(), true);
+  if (auto G = inSaveRegion(Body))
+    Guarded = std::move(*G);
   bool Any = false;
   for (size_t I = WI; I-- > 0;) {
     MachineInstr *MI = Body[I];
     const OpcodeFacts &OF = F.get(MI->getOpcode());
-    if (!OF.isVALU() || OF.MayLoad || OF.MayStore ||
+    if (Guarded[I] || !OF.isVALU() || OF.MayLoad || OF.MayStore ||
         OF.is(ic::VMEM | ic::DS | ic::MFMA) || nameOf(*MI).contains("LANE"))
       continue;
     bool VGPROnly = true;
@@ -906,6 +989,127 @@ void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
   Body = std::move(New);
 }
 
+std::optional<std::vector<bool>>
+Unroller::inSaveRegion(ArrayRef<MachineInstr *> Body, bool ToWait) const {
+  std::vector<bool> In(Body.size());
+  MCRegister Exec = LM.target().reg("exec");
+  Register Open;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    if (ToWait && F.get(Body[I]->getOpcode()).is(ic::Waitcnt))
+      break;
+    if (Open && isRestore(*Body[I], Open)) {
+      Open = Register();
+      continue;
+    }
+    In[I] = bool(Open);
+    if (!Open && isSave(*Body[I]))
+      Open = Body[I]->getOperand(0).getReg();
+    else if (Body[I]->modifiesRegister(Exec, &TRI) ||
+             (Open && Body[I]->modifiesRegister(Open, &TRI)))
+      return std::nullopt;
+  }
+  if (Open && !ToWait)
+    return std::nullopt;
+  return In;
+}
+
+void Unroller::hoistTail(std::vector<MachineInstr *> &Body,
+                         ExecLoop &EL) const {
+  size_t WI = llvm::find_if(Body, [&](MachineInstr *MI) {
+                return F.get(MI->getOpcode()).is(ic::Waitcnt);
+              }) -
+              Body.begin();
+  if (WI + 1 >= Body.size())
+    return;
+  // What the head's loads write: still in flight at the wait.
+  SmallVector<Register, 8> Pending;
+  for (size_t I = 0; I < WI; ++I) {
+    const OpcodeFacts &OF = F.get(Body[I]->getOpcode());
+    if (OF.MayLoad && OF.is(ic::VMEM | ic::DS | ic::SMEM))
+      for (const MachineOperand &MO : Body[I]->operands())
+        if (MO.isReg() && MO.isDef() && MO.getReg())
+          Pending.push_back(MO.getReg());
+  }
+  auto HeadReads = [&](Register R) {
+    for (size_t I = 0; I < WI; ++I)
+      if (Body[I]->readsRegister(R, &TRI))
+        return true;
+    return false;
+  };
+  std::vector<bool> Hoist(Body.size());
+  bool Any = false;
+  for (size_t J = WI + 1; J < Body.size(); ++J) {
+    MachineInstr *MI = Body[J];
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    if (OF.is(ic::Waitcnt))
+      break;
+    if (llvm::any_of(EL.Sunk, [&](auto &S) { return S.first == MI; }))
+      continue; // sinkHead put it there
+    if (OF.MayLoad || OF.MayStore || OF.is(ic::VMEM | ic::DS | ic::SMEM |
+                                          ic::MFMA | ic::Barrier) ||
+        OF.Flow != FlowKind::None || nameOf(*MI).contains("LANE") ||
+        MI->getPostInstrSymbol())
+      continue;
+    // SALU (the lane-mask bookkeeping a tail may not hold), or VALU that
+    // updates a register the head reads (the next head would read it
+    // before this tail wrote it) and writes nothing but VGPRs.
+    // Scalar ALU work only: s_nop keeps the wait states of the tail it is
+    // in; mode, message, timer and trap instructions stay where they are.
+    if (!OF.isVALU()) {
+      if (OF.is(ic::Nop | ic::Sleep | ic::SetPrio | ic::SetReg | ic::Message |
+                ic::CacheCtl | ic::EndPgm | ic::MovRel | ic::GDS |
+                ic::Export | ic::LDSDMA) ||
+          !nameOf(*MI).starts_with("S_"))
+        continue;
+      StringRef N = nameOf(*MI);
+      if (llvm::any_of(ArrayRef<StringRef>{"GETREG", "MEMTIME", "MEMREALTIME",
+                                           "GETPC", "TRAP", "DENORM", "ROUND",
+                                           "GPR_IDX", "SETVSKIP", "SETHALT"},
+                       [&](StringRef X) { return N.contains(X); }))
+        continue;
+    }
+    bool Wanted = !OF.isVALU(), OK = true;
+    for (const MachineOperand &MO : MI->operands()) {
+      if (!MO.isReg() || !MO.getReg())
+        continue;
+      if (MO.isDef() && isExecReg(MO.getReg()))
+        OK = false;
+      if (llvm::any_of(Pending, [&](Register P) {
+            return TRI.regsOverlap(P, MO.getReg());
+          }))
+        OK = false;
+      if (OF.isVALU() && MO.isDef()) {
+        if (!vgprsOf(MRI, MO.getReg().asMCReg()))
+          OK = false;
+        else if (HeadReads(MO.getReg()))
+          Wanted = true;
+      }
+    }
+    if (!OK || !Wanted)
+      continue;
+    bool Free = true;
+    for (size_t K = WI + 1; K < J && Free; ++K)
+      if (!Hoist[K] && (writesInto(MI, Body[K]) || writesInto(Body[K], MI)))
+        Free = false;
+    Hoist[J] = Free;
+    Any |= Free;
+  }
+  if (!Any)
+    return;
+  std::vector<MachineInstr *> New(Body.begin(), Body.begin() + WI);
+  for (size_t J = WI + 1; J < Body.size(); ++J)
+    if (Hoist[J]) {
+      New.push_back(Body[J]);
+      EL.Hoisted.push_back(
+          {Body[J], J + 1 < Body.size() ? Body[J + 1] : EL.X});
+    }
+  EL.HoistBefore = Body[WI];
+  for (size_t J = WI; J < Body.size(); ++J)
+    if (!Hoist[J])
+      New.push_back(Body[J]);
+  Body = std::move(New);
+}
+
 bool Unroller::pipelineExec(
     ExecLoop &EL, std::vector<MachineInstr *> &Added, RegLog &Renamed,
     std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
@@ -925,6 +1129,11 @@ bool Unroller::pipelineExec(
   for (auto &[MI, Next] : EL.Sunk) {
     MI->removeFromParent();
     L.insert(EL.SinkBefore->getIterator(), MI);
+  }
+  // After the sinking: SinkBefore may itself move up.
+  for (auto &[MI, Next] : EL.Hoisted) {
+    MI->removeFromParent();
+    L.insert(EL.HoistBefore->getIterator(), MI);
   }
   auto Clone = [&](MachineInstr *MI, MachineBasicBlock::iterator At) {
     MachineInstr *C = MF.CloneMachineInstr(MI);
@@ -1121,6 +1330,10 @@ bool Unroller::runExec() {
       R->first->setReg(R->second);
     U.EL.X->removeFromParent();
     U.EL.L->insert(U.EL.Term->getIterator(), U.EL.X);
+    for (auto H = U.EL.Hoisted.rbegin(); H != U.EL.Hoisted.rend(); ++H) {
+      H->first->removeFromParent();
+      U.EL.L->insert(H->second->getIterator(), H->first);
+    }
     for (auto S = U.EL.Sunk.rbegin(); S != U.EL.Sunk.rend(); ++S) {
       S->first->removeFromParent();
       U.EL.L->insert(S->second->getIterator(), S->first);

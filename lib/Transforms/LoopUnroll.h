@@ -66,7 +66,13 @@ private:
 /// next head from moving). Scalars a head writes before reading and uses
 /// only itself are renamed in the later heads; when a later head still
 /// shares a VGPR with an earlier tail, the first copy's temporaries are
-/// renamed too. Not applied when the head holds stores, LDS or scalar
+/// renamed too. Tail scalar ALU work and tail VALU updates of registers
+/// the head reads that need nothing the first wait is for move above it
+/// first (so that the lane-mask bookkeeping of a flattened guarded loop is
+/// in the head). The head may narrow EXEC with s_and_saveexec_b64 sS and
+/// put it back with s_or_b64 exec, exec, sS (a guarded load, after
+/// exec-loop-flatten); writes in between are partial for renaming, and
+/// nothing in between is sunk. Not applied when the head holds stores, LDS or scalar
 /// memory, the tail VMEM, SALU writes or SCC reads, the body a barrier or
 /// anything that ignores EXEC, a moved head and an earlier tail share a
 /// register after renaming, or there are no two free SGPR pairs. Each

@@ -3,6 +3,7 @@
 #include "ApplyEditsPass.h"
 #include "asmevo/Transforms/ApplyEdits.h"
 #include "BlockLayout.h"
+#include "ExecLoopFlatten.h"
 #include "InsertNops.h"
 #include "LoopUnroll.h"
 #include "NopShrink.h"
@@ -96,6 +97,11 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        [] { return std::make_unique<LoopUnrollPass>(); }, false,
        {{"factor", "copies of the body per iteration (2, 4 or 8)", 2, 8},
         {"max-body", "most instructions in a body it copies", 16, 128}}},
+      {"exec-loop-flatten",
+       "exec-masked loops whose body is an if over lane-masked work made "
+       "one block (the skip branch removed, the latch rotated to the end) "
+       "so that exec-loop-pipeline can take them",
+       [] { return std::make_unique<ExecLoopFlattenPass>(); }},
       {"exec-loop-pipeline",
        "single-block exec-masked loops unrolled into four copies (two "
        "when registers are short), every later iteration's loads issued "

@@ -38,7 +38,7 @@ using namespace asmevo;
 std::vector<std::string> asmevo::optimizationPipeline(unsigned Level) {
   static const char *const O1[] = {"relax-waitcnt", "nop-shrink"};
   static const char *const O2[] = {
-      "loop-unroll",     "exec-loop-pipeline", "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
+      "loop-unroll",     "exec-loop-flatten", "exec-loop-pipeline", "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
       "schedule-window", "sink-waitcnt", "relax-waitcnt", "nop-shrink",
       "setprio",         "block-layout"};
   std::vector<std::string> Out;

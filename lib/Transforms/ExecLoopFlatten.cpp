@@ -1,0 +1,385 @@
+//===- ExecLoopFlatten.cpp - Guarded exec loops into one block ------------===//
+#include "ExecLoopFlatten.h"
+#include "ViolationSites.h"
+#include "asmevo/Analysis/FunctionAnalysis.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+
+using namespace llvm;
+using namespace asmevo;
+
+namespace {
+
+class Flattener {
+public:
+  Flattener(asmevo::Pass &P, LiftedModule &LM, LiftedFunction &LF,
+            const ISAFacts &F)
+      : P(P), LM(LM), LF(LF), MF(*LF.MF), F(F),
+        TII(*MF.getSubtarget().getInstrInfo()),
+        TRI(*MF.getSubtarget().getRegisterInfo()) {}
+  bool run();
+
+private:
+  /// One loop: the guard block H, the body B, the latch L, the exit X, and
+  /// the instructions the rewrite takes out (the guard's skip branch, the
+  /// body's branch to the latch, the latch's exit branch) or adds.
+  struct Loop {
+    MachineBasicBlock *H = nullptr, *B = nullptr, *L = nullptr, *X = nullptr;
+    /// When X is not laid out after B: a new block after the loop that
+    /// branches to X.
+    MachineBasicBlock *E = nullptr;
+    MachineInstr *SkipH = nullptr, *BrB = nullptr, *TermL = nullptr;
+    MachineInstr *NewTerm = nullptr;
+    MachineInstr *FirstB = nullptr, *FirstL = nullptr;
+    std::vector<MachineBasicBlock *> SuccH, SuccB, SuccL;
+    /// B's instructions given implicit uses, with their operand counts.
+    std::vector<std::pair<MachineInstr *, unsigned>> Widened;
+  };
+
+  StringRef nameOf(const MachineInstr &MI) const {
+    return TII.getName(MI.getOpcode());
+  }
+  static bool isOp(StringRef Name, StringRef Base) {
+    return Name == Base || (Name.starts_with(Base) &&
+                            Name.size() > Base.size() && Name[Base.size()] == '_');
+  }
+  bool isExec(const MachineOperand &MO) const {
+    if (!MO.isReg() || !MO.getReg())
+      return false;
+    StringRef N = TRI.getName(MO.getReg());
+    return N == "EXEC" || N == "EXEC_LO" || N == "EXEC_HI";
+  }
+  bool isVectorReg(Register R) const {
+    StringRef N = TRI.getName(R);
+    return N.starts_with("VGPR") || N.starts_with("AGPR");
+  }
+  static std::vector<MachineInstr *> instrs(MachineBasicBlock &MBB) {
+    std::vector<MachineInstr *> V;
+    for (MachineInstr &MI : MBB)
+      if (!MI.isMetaInstruction())
+        V.push_back(&MI);
+    return V;
+  }
+  /// \p MI does nothing but what EXEC masks, or nothing at all.
+  bool masked(const MachineInstr &MI) const;
+  /// Memory kind for soft clauses: 1 SMEM, 2 VMEM, 0 other.
+  unsigned clauseKind(const MachineInstr *MI) const {
+    if (!MI)
+      return 0;
+    const OpcodeFacts &OF = F.get(MI->getOpcode());
+    return OF.is(ic::SMEM) ? 1 : OF.is(ic::VMEM) ? 2 : 0;
+  }
+  std::optional<Loop> match(MachineBasicBlock &H) const;
+  void flatten(Loop &Lp);
+  void undo(Loop &Lp);
+  static std::vector<MachineBasicBlock *> succs(MachineBasicBlock *MBB) {
+    return std::vector<MachineBasicBlock *>(MBB->succ_begin(),
+                                            MBB->succ_end());
+  }
+  static void setSuccs(MachineBasicBlock *MBB,
+                       ArrayRef<MachineBasicBlock *> To) {
+    while (!MBB->succ_empty())
+      MBB->removeSuccessor(MBB->succ_begin());
+    for (MachineBasicBlock *S : To)
+      MBB->addSuccessorWithoutProb(S);
+  }
+
+  asmevo::Pass &P;
+  LiftedModule &LM;
+  LiftedFunction &LF;
+  MachineFunction &MF;
+  const ISAFacts &F;
+  const TargetInstrInfo &TII;
+  const TargetRegisterInfo &TRI;
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
+};
+
+bool Flattener::masked(const MachineInstr &MI) const {
+  const OpcodeFacts &OF = F.get(MI.getOpcode());
+  if (OF.is(ic::Nop | ic::Waitcnt))
+    return true;
+  if (MI.isCall() || MI.isBranch() || MI.isReturn() || MI.isTerminator() ||
+      OF.Flow != FlowKind::None || MI.getPostInstrSymbol())
+    return false;
+  if (OF.is(ic::Barrier | ic::SMEM | ic::MFMA | ic::Message | ic::Sleep |
+            ic::SetPrio | ic::SetReg | ic::GDS | ic::LDSDMA | ic::MovRel |
+            ic::EndPgm | ic::CacheCtl | ic::Export))
+    return false;
+  // Lane reads and writes ignore EXEC; v_cmpx writes it; DS append,
+  // consume and GWS are wave-level.
+  StringRef N = OF.Name;
+  for (StringRef S : {"LANE", "CMPX", "GPR_IDX", "APPEND", "CONSUME", "GWS",
+                      "ORDERED"})
+    if (N.contains(S))
+      return false;
+  bool VMem = OF.is(ic::VMEM) &&
+              (OF.is(ic::Global | ic::Scratch) || !OF.is(ic::FLAT));
+  if (!OF.isVALU() && !OF.is(ic::DS) && !VMem)
+    return false;
+  for (const MachineOperand &MO : MI.operands()) {
+    if (MO.isMBB() || MO.isSymbol() || MO.isGlobal() || MO.isMCSymbol())
+      return false;
+    if (MO.isReg() && MO.isDef() && isExec(MO))
+      return false;
+  }
+  return true;
+}
+
+std::optional<Flattener::Loop>
+Flattener::match(MachineBasicBlock &H) const {
+  Loop Lp;
+  Lp.H = &H;
+  std::vector<MachineInstr *> IH = instrs(H);
+  if (IH.size() < 2 || Pinned.count(&H))
+    return std::nullopt;
+  // H: ... ; sS = s_and_saveexec_b64 sC ; s_cbranch_execz L
+  MachineInstr *Save = IH[IH.size() - 2];
+  Lp.SkipH = IH.back();
+  if (!isOp(nameOf(*Lp.SkipH), "S_CBRANCH_EXECZ") ||
+      !Lp.SkipH->getOperand(0).isMBB() ||
+      !isOp(nameOf(*Save), "S_AND_SAVEEXEC_B64") ||
+      !Save->getOperand(0).isReg())
+    return std::nullopt;
+  Register SS = Save->getOperand(0).getReg();
+  Lp.L = Lp.SkipH->getOperand(0).getMBB();
+  Lp.B = H.getNextNode();
+  MachineBasicBlock *L = Lp.L, *B = Lp.B;
+  if (!B || B == L || L == &H || Pinned.count(B) || Pinned.count(L) ||
+      L->getNextNode() != &H || H.succ_size() != 2 || !H.isSuccessor(L) ||
+      !H.isSuccessor(B))
+    return std::nullopt;
+  // B: lane-masked work ; s_branch L, reached from H only.
+  std::vector<MachineInstr *> IB = instrs(*B);
+  if (IB.empty() || B->pred_size() != 1 || *B->pred_begin() != &H ||
+      B->succ_size() != 1 || !B->isSuccessor(L))
+    return std::nullopt;
+  Lp.BrB = IB.back();
+  if (!isOp(nameOf(*Lp.BrB), "S_BRANCH") || !Lp.BrB->getOperand(0).isMBB() ||
+      Lp.BrB->getOperand(0).getMBB() != L)
+    return std::nullopt;
+  // L: exec |= sS ; ... ; exec &= ~sM ; s_cbranch_execz X, reached from H
+  // and B only, falling through to H.
+  std::vector<MachineInstr *> IL = instrs(*L);
+  if (IL.size() < 3 || L->pred_size() != 2 || !L->isPredecessor(&H) ||
+      !L->isPredecessor(B) || L->succ_size() != 2 || !L->isSuccessor(&H))
+    return std::nullopt;
+  MachineInstr &Restore = *IL.front();
+  if (!isOp(nameOf(Restore), "S_OR_B64") ||
+      Restore.getNumExplicitOperands() < 3 || !isExec(Restore.getOperand(0)))
+    return std::nullopt;
+  const MachineOperand &R1 = Restore.getOperand(1), &R2 = Restore.getOperand(2);
+  if (!R1.isReg() || !R2.isReg() ||
+      !((isExec(R1) && R2.getReg() == SS) || (isExec(R2) && R1.getReg() == SS)))
+    return std::nullopt;
+  Lp.TermL = IL.back();
+  MachineInstr &Andn2 = *IL[IL.size() - 2];
+  if (!isOp(nameOf(*Lp.TermL), "S_CBRANCH_EXECZ") ||
+      !Lp.TermL->getOperand(0).isMBB() ||
+      !isOp(nameOf(Andn2), "S_ANDN2_B64") || !isExec(Andn2.getOperand(0)) ||
+      !isExec(Andn2.getOperand(1)))
+    return std::nullopt;
+  Lp.X = Lp.TermL->getOperand(0).getMBB();
+  if (Lp.X == &H || Lp.X == B || !L->isSuccessor(Lp.X))
+    return std::nullopt;
+  // B under EXEC = 0 must do nothing the latch can see.
+  for (size_t I = 0; I + 1 < IB.size(); ++I) {
+    if (!masked(*IB[I]))
+      return std::nullopt;
+    for (const MachineOperand &MO : IB[I]->operands()) {
+      if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
+          isVectorReg(MO.getReg()))
+        continue;
+      for (const auto &LI : L->liveins())
+        if (TRI.regsOverlap(LI.PhysReg, MO.getReg()))
+          return std::nullopt;
+    }
+  }
+  // The removed branches kept apart memory instructions that would now
+  // form one soft clause.
+  MachineInstr *BeforeSkip = Save;
+  if (clauseKind(BeforeSkip) && clauseKind(BeforeSkip) == clauseKind(IB[0]))
+    return std::nullopt;
+  MachineInstr *LastB = IB.size() > 1 ? IB[IB.size() - 2] : nullptr;
+  if (clauseKind(LastB) && clauseKind(LastB) == clauseKind(&Restore))
+    return std::nullopt;
+  return Lp;
+}
+
+void Flattener::flatten(Loop &Lp) {
+  MachineBasicBlock *H = Lp.H, *B = Lp.B, *L = Lp.L;
+  Lp.SuccH = succs(H);
+  Lp.SuccB = succs(B);
+  Lp.SuccL = succs(L);
+  Lp.SkipH->removeFromParent();
+  Lp.BrB->removeFromParent();
+  Lp.TermL->removeFromParent();
+  // A write in B keeps the lanes EXEC masks off, which the original
+  // reached L with through the skip branch: in one block, an implicit use
+  // of each vector register B writes keeps those old values visibly live
+  // for the passes after this one (dead writes, constants into readers).
+  // Only a value that exists is kept: registers live into H, or written in
+  // H or earlier in B (unit by unit; the verifier refuses a use of a
+  // register nothing defined).
+  BitVector Defined(TRI.getNumRegUnits());
+  auto Define = [&](MCRegister R) {
+    for (MCRegUnit U : TRI.regunits(R))
+      Defined.set(static_cast<unsigned>(U));
+  };
+  auto IsDefined = [&](MCRegister R) {
+    for (MCRegUnit U : TRI.regunits(R))
+      if (!Defined.test(static_cast<unsigned>(U)))
+        return false;
+    return true;
+  };
+  for (const auto &LI : H->liveins())
+    Define(LI.PhysReg);
+  for (MachineInstr &MI : *H)
+    for (const MachineOperand &MO : MI.defs())
+      if (MO.isReg() && MO.getReg())
+        Define(MO.getReg().asMCReg());
+  for (MachineInstr &MI : *B) {
+    SmallVector<MCRegister, 4> Keep, Defs;
+    for (const MachineOperand &MO : MI.defs()) {
+      if (!MO.isReg() || !MO.getReg())
+        continue;
+      Defs.push_back(MO.getReg().asMCReg());
+      if (!isVectorReg(MO.getReg()))
+        continue;
+      for (MCSubRegIterator SR(MO.getReg().asMCReg(), &TRI, true);
+           SR.isValid(); ++SR) {
+        StringRef N = TRI.getName(*SR);
+        if (!N.contains('_') && IsDefined(*SR))
+          Keep.push_back(*SR);
+      }
+    }
+    for (MCRegister R : Defs)
+      Define(R);
+    if (Keep.empty())
+      continue;
+    Lp.Widened.push_back({&MI, MI.getNumOperands()});
+    for (MCRegister R : Keep)
+      MachineInstrBuilder(MF, MI).addReg(R, RegState::Implicit);
+  }
+  Lp.FirstB = B->empty() ? nullptr : &B->front();
+  Lp.FirstL = &L->front();
+  H->splice(H->end(), B, B->begin(), B->end());
+  H->splice(H->end(), L, L->begin(), L->end());
+  const TargetContext &TC = LM.target();
+  unsigned Opc = TC.opcode("S_CBRANCH_EXECNZ_vi");
+  if (Opc == ~0u)
+    Opc = TC.opcode("S_CBRANCH_EXECNZ");
+  Lp.NewTerm = BuildMI(*H, H->end(), DebugLoc(), TII.get(Opc)).addMBB(H);
+  // The merged block falls through to where B was followed.
+  MachineBasicBlock *Fall = Lp.X;
+  if (Lp.X != B->getNextNode()) {
+    Lp.E = MF.CreateMachineBasicBlock();
+    MF.insert(std::next(MachineFunction::iterator(B)), Lp.E);
+    unsigned Br = TC.opcode("S_BRANCH_vi");
+    if (Br == ~0u)
+      Br = TC.opcode("S_BRANCH");
+    BuildMI(*Lp.E, Lp.E->end(), DebugLoc(), TII.get(Br)).addMBB(Lp.X);
+    for (const auto &LI : Lp.X->liveins())
+      Lp.E->addLiveIn(LI);
+    Lp.E->addSuccessorWithoutProb(Lp.X);
+    Fall = Lp.E;
+  }
+  setSuccs(B, {});
+  setSuccs(L, {});
+  setSuccs(H, {H, Fall});
+  MF.remove(B);
+  MF.remove(L);
+}
+
+void Flattener::undo(Loop &Lp) {
+  MachineBasicBlock *H = Lp.H, *B = Lp.B, *L = Lp.L;
+  Lp.NewTerm->eraseFromParent();
+  if (Lp.E) {
+    setSuccs(Lp.E, {});
+    MF.erase(Lp.E);
+    Lp.E = nullptr;
+  }
+  MF.insert(MachineFunction::iterator(H), L);
+  MF.insert(std::next(MachineFunction::iterator(H)), B);
+  L->splice(L->end(), H, Lp.FirstL->getIterator(), H->end());
+  if (Lp.FirstB)
+    B->splice(B->end(), H, Lp.FirstB->getIterator(), H->end());
+  H->insert(H->end(), Lp.SkipH);
+  B->insert(B->end(), Lp.BrB);
+  L->insert(L->end(), Lp.TermL);
+  setSuccs(H, Lp.SuccH);
+  setSuccs(B, Lp.SuccB);
+  setSuccs(L, Lp.SuccL);
+  for (auto &[MI, N] : Lp.Widened)
+    while (MI->getNumOperands() > N)
+      MI->removeOperand(MI->getNumOperands() - 1);
+}
+
+bool Flattener::run() {
+  if (MF.empty())
+    return false;
+  Pinned.insert(&MF.front());
+  if (LF.PreloadEntry)
+    for (MachineBasicBlock &MBB : MF) {
+      Pinned.insert(&MBB);
+      if (&MBB == LF.PreloadEntry)
+        break;
+    }
+  const TargetContext &TC = LM.target();
+  for (const char *Op : {"S_CBRANCH_EXECNZ", "S_BRANCH"})
+    if (TC.opcode(std::string(Op) + "_vi") == ~0u && TC.opcode(Op) == ~0u)
+      return false;
+  AnalysisOptions AO;
+  AO.Liveness = false;
+  FunctionAnalysis A0 = analyzeFunction(LM, LF, F, AO);
+  if (A0.FromBytes)
+    return false;
+  SiteSet Before = SiteSet::of(A0, /*Advisories=*/true);
+  std::vector<Loop> Done;
+  // Match against the layout as it is; each rewrite removes two blocks,
+  // so the walk starts again after it.
+  SmallPtrSet<MachineBasicBlock *, 8> Decided;
+  bool Again = true;
+  while (Again) {
+    Again = false;
+    for (MachineBasicBlock &MBB : MF) {
+      if (Decided.count(&MBB))
+        continue;
+      std::optional<Loop> Lp = match(MBB);
+      if (!Lp)
+        continue;
+      Decided.insert(&MBB);
+      if (!P.shouldRewrite())
+        continue;
+      flatten(*Lp);
+      Done.push_back(*Lp);
+      Again = true;
+      break;
+    }
+  }
+  if (Done.empty())
+    return false;
+  if (!Before.noneIntroducedBy(SiteSet::of(LM, LF, F, /*Advisories=*/true))) {
+    for (auto It = Done.rbegin(); It != Done.rend(); ++It)
+      undo(*It);
+    return false;
+  }
+  for (Loop &Lp : Done) {
+    MF.deleteMachineInstr(Lp.SkipH);
+    MF.deleteMachineInstr(Lp.BrB);
+    MF.deleteMachineInstr(Lp.TermL);
+    MF.deleteMachineBasicBlock(Lp.B);
+    MF.deleteMachineBasicBlock(Lp.L);
+  }
+  return true;
+}
+
+} // namespace
+
+Expected<bool> ExecLoopFlattenPass::run(LiftedModule &LM, LiftedFunction &LF) {
+  Flattener Fl(*this, LM, LF, Facts.get(LM));
+  return Fl.run();
+}
