@@ -21,7 +21,8 @@ public:
       : P(P), LM(LM), LF(LF), MF(*LF.MF), F(F),
         TII(*MF.getSubtarget().getInstrInfo()),
         TRI(*MF.getSubtarget().getRegisterInfo()) {}
-  bool run();
+  /// \p Ifs: straight-line ifs (exec-if-flatten) instead of loops.
+  bool run(bool Ifs);
 
 private:
   /// One loop: the guard block H, the body B, the latch L, the exit X, and
@@ -38,6 +39,10 @@ private:
     std::vector<MachineBasicBlock *> SuccH, SuccB, SuccL;
     /// B's instructions given implicit uses, with their operand counts.
     std::vector<std::pair<MachineInstr *, unsigned>> Widened;
+    /// An if rather than a loop: L is the join block (no exit branch), and
+    /// LNext the block it was laid out before (where undo puts it back).
+    bool If = false;
+    MachineBasicBlock *LNext = nullptr;
   };
 
   StringRef nameOf(const MachineInstr &MI) const {
@@ -74,7 +79,17 @@ private:
     return OF.is(ic::SMEM) ? 1 : OF.is(ic::VMEM) ? 2 : 0;
   }
   std::optional<Loop> match(MachineBasicBlock &H) const;
+  std::optional<Loop> matchIf(MachineBasicBlock &H) const;
+  /// The guard block H, its skip branch and save register, and the body
+  /// B after it, when B is lane-masked work with dead scalar writes at
+  /// \p Join.
+  /// The first \p N instructions of \p IB do nothing under EXEC = 0 that
+  /// \p Join can see.
+  bool bodySafe(ArrayRef<MachineInstr *> IB, size_t N,
+                MachineBasicBlock &Join) const;
+  void widen(Loop &Lp);
   void flatten(Loop &Lp);
+  void flattenIf(Loop &Lp);
   void undo(Loop &Lp);
   static std::vector<MachineBasicBlock *> succs(MachineBasicBlock *MBB) {
     return std::vector<MachineBasicBlock *>(MBB->succ_begin(),
@@ -186,18 +201,8 @@ Flattener::match(MachineBasicBlock &H) const {
   if (Lp.X == &H || Lp.X == B || !L->isSuccessor(Lp.X))
     return std::nullopt;
   // B under EXEC = 0 must do nothing the latch can see.
-  for (size_t I = 0; I + 1 < IB.size(); ++I) {
-    if (!masked(*IB[I]))
-      return std::nullopt;
-    for (const MachineOperand &MO : IB[I]->operands()) {
-      if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
-          isVectorReg(MO.getReg()))
-        continue;
-      for (const auto &LI : L->liveins())
-        if (TRI.regsOverlap(LI.PhysReg, MO.getReg()))
-          return std::nullopt;
-    }
-  }
+  if (!bodySafe(IB, IB.size() - 1, *L))
+    return std::nullopt;
   // The removed branches kept apart memory instructions that would now
   // form one soft clause.
   MachineInstr *BeforeSkip = Save;
@@ -209,14 +214,129 @@ Flattener::match(MachineBasicBlock &H) const {
   return Lp;
 }
 
-void Flattener::flatten(Loop &Lp) {
-  MachineBasicBlock *H = Lp.H, *B = Lp.B, *L = Lp.L;
+bool Flattener::bodySafe(ArrayRef<MachineInstr *> IB, size_t N,
+                         MachineBasicBlock &Join) const {
+  for (size_t I = 0; I < N; ++I) {
+    if (!masked(*IB[I]))
+      return false;
+    for (const MachineOperand &MO : IB[I]->operands()) {
+      if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
+          isVectorReg(MO.getReg()))
+        continue;
+      for (const auto &LI : Join.liveins())
+        if (TRI.regsOverlap(LI.PhysReg, MO.getReg()))
+          return false;
+    }
+  }
+  return true;
+}
+
+std::optional<Flattener::Loop>
+Flattener::matchIf(MachineBasicBlock &H) const {
+  Loop Lp;
+  Lp.If = true;
+  Lp.H = &H;
+  std::vector<MachineInstr *> IH = instrs(H);
+  if (IH.size() < 2 || Pinned.count(&H))
+    return std::nullopt;
+  // H: ... ; sS = s_and_saveexec_b64 sC ; s_cbranch_execz J
+  MachineInstr *Save = IH[IH.size() - 2];
+  Lp.SkipH = IH.back();
+  if (!isOp(nameOf(*Lp.SkipH), "S_CBRANCH_EXECZ") ||
+      !Lp.SkipH->getOperand(0).isMBB() ||
+      !isOp(nameOf(*Save), "S_AND_SAVEEXEC_B64") ||
+      !Save->getOperand(0).isReg())
+    return std::nullopt;
+  Register SS = Save->getOperand(0).getReg();
+  MachineBasicBlock *J = Lp.L = Lp.SkipH->getOperand(0).getMBB();
+  MachineBasicBlock *B = Lp.B = H.getNextNode();
+  if (!B || B == J || J == &H || Pinned.count(B) || Pinned.count(J) ||
+      H.succ_size() != 2 || !H.isSuccessor(J) || !H.isSuccessor(B))
+    return std::nullopt;
+  // B: lane-masked work, reached from H only, then J (by s_branch or by
+  // falling through).
+  std::vector<MachineInstr *> IB = instrs(*B);
+  if (IB.empty() || B->pred_size() != 1 || *B->pred_begin() != &H ||
+      B->succ_size() != 1 || !B->isSuccessor(J))
+    return std::nullopt;
+  size_t NB = IB.size();
+  if (isOp(nameOf(*IB.back()), "S_BRANCH")) {
+    Lp.BrB = IB.back();
+    if (!Lp.BrB->getOperand(0).isMBB() || Lp.BrB->getOperand(0).getMBB() != J)
+      return std::nullopt;
+    --NB;
+  } else if (B->getNextNode() != J) {
+    return std::nullopt;
+  }
+  // J: exec |= sS first, reached from H and B only.
+  std::vector<MachineInstr *> IJ = instrs(*J);
+  if (IJ.empty() || J->pred_size() != 2 || !J->isPredecessor(&H) ||
+      !J->isPredecessor(B) || J->isSuccessor(J))
+    return std::nullopt;
+  MachineInstr &Restore = *IJ.front();
+  if (!isOp(nameOf(Restore), "S_OR_B64") ||
+      Restore.getNumExplicitOperands() < 3 || !isExec(Restore.getOperand(0)))
+    return std::nullopt;
+  const MachineOperand &R1 = Restore.getOperand(1), &R2 = Restore.getOperand(2);
+  if (!R1.isReg() || !R2.isReg() ||
+      !((isExec(R1) && R2.getReg() == SS) || (isExec(R2) && R1.getReg() == SS)))
+    return std::nullopt;
+  // Where J falls through to, the merged block must branch to, unless J
+  // ends in a branch or the end of the program.
+  if (J != B->getNextNode()) {
+    FlowKind K = F.get(IJ.back()->getOpcode()).Flow;
+    bool Ends = K == FlowKind::Branch || K == FlowKind::Return ||
+                K == FlowKind::EndProgram;
+    if (!Ends && (!J->getNextNode() || !J->isSuccessor(J->getNextNode())))
+      return std::nullopt;
+  }
+  if (!bodySafe(IB, NB, *J))
+    return std::nullopt;
+  if (clauseKind(Save) && clauseKind(Save) == clauseKind(IB[0]))
+    return std::nullopt;
+  if (clauseKind(IB[NB - 1]) &&
+      clauseKind(IB[NB - 1]) == clauseKind(&Restore))
+    return std::nullopt;
+  return Lp;
+}
+
+void Flattener::flattenIf(Loop &Lp) {
+  MachineBasicBlock *H = Lp.H, *B = Lp.B, *J = Lp.L;
   Lp.SuccH = succs(H);
   Lp.SuccB = succs(B);
-  Lp.SuccL = succs(L);
+  Lp.SuccL = succs(J);
+  Lp.LNext = J->getNextNode();
+  MachineBasicBlock *Fall = nullptr;
+  if (J != B->getNextNode()) {
+    FlowKind K = F.get(instrs(*J).back()->getOpcode()).Flow;
+    if (K != FlowKind::Branch && K != FlowKind::Return &&
+        K != FlowKind::EndProgram)
+      Fall = J->getNextNode();
+  }
   Lp.SkipH->removeFromParent();
-  Lp.BrB->removeFromParent();
-  Lp.TermL->removeFromParent();
+  if (Lp.BrB)
+    Lp.BrB->removeFromParent();
+  widen(Lp);
+  Lp.FirstB = &B->front();
+  Lp.FirstL = &J->front();
+  H->splice(H->end(), B, B->begin(), B->end());
+  H->splice(H->end(), J, J->begin(), J->end());
+  if (Fall) {
+    const TargetContext &TC = LM.target();
+    unsigned Br = TC.opcode("S_BRANCH_vi");
+    if (Br == ~0u)
+      Br = TC.opcode("S_BRANCH");
+    Lp.NewTerm = BuildMI(*H, H->end(), DebugLoc(), TII.get(Br)).addMBB(Fall);
+  }
+  setSuccs(B, {});
+  setSuccs(J, {});
+  setSuccs(H, Lp.SuccL);
+  MF.remove(B);
+  MF.remove(J);
+}
+
+void Flattener::widen(Loop &Lp) {
+  MachineBasicBlock *H = Lp.H, *B = Lp.B;
   // A write in B keeps the lanes EXEC masks off, which the original
   // reached L with through the skip branch: in one block, an implicit use
   // of each vector register B writes keeps those old values visibly live
@@ -264,6 +384,17 @@ void Flattener::flatten(Loop &Lp) {
     for (MCRegister R : Keep)
       MachineInstrBuilder(MF, MI).addReg(R, RegState::Implicit);
   }
+}
+
+void Flattener::flatten(Loop &Lp) {
+  MachineBasicBlock *H = Lp.H, *B = Lp.B, *L = Lp.L;
+  Lp.SuccH = succs(H);
+  Lp.SuccB = succs(B);
+  Lp.SuccL = succs(L);
+  Lp.SkipH->removeFromParent();
+  Lp.BrB->removeFromParent();
+  Lp.TermL->removeFromParent();
+  widen(Lp);
   Lp.FirstB = B->empty() ? nullptr : &B->front();
   Lp.FirstL = &L->front();
   H->splice(H->end(), B, B->begin(), B->end());
@@ -296,6 +427,27 @@ void Flattener::flatten(Loop &Lp) {
 
 void Flattener::undo(Loop &Lp) {
   MachineBasicBlock *H = Lp.H, *B = Lp.B, *L = Lp.L;
+  if (Lp.If) {
+    if (Lp.NewTerm)
+      Lp.NewTerm->eraseFromParent();
+    if (Lp.LNext)
+      MF.insert(MachineFunction::iterator(Lp.LNext), L);
+    else
+      MF.push_back(L);
+    MF.insert(std::next(MachineFunction::iterator(H)), B);
+    L->splice(L->end(), H, Lp.FirstL->getIterator(), H->end());
+    B->splice(B->end(), H, Lp.FirstB->getIterator(), H->end());
+    H->insert(H->end(), Lp.SkipH);
+    if (Lp.BrB)
+      B->insert(B->end(), Lp.BrB);
+    setSuccs(H, Lp.SuccH);
+    setSuccs(B, Lp.SuccB);
+    setSuccs(L, Lp.SuccL);
+    for (auto &[MI, N] : Lp.Widened)
+      while (MI->getNumOperands() > N)
+        MI->removeOperand(MI->getNumOperands() - 1);
+    return;
+  }
   Lp.NewTerm->eraseFromParent();
   if (Lp.E) {
     setSuccs(Lp.E, {});
@@ -318,7 +470,7 @@ void Flattener::undo(Loop &Lp) {
       MI->removeOperand(MI->getNumOperands() - 1);
 }
 
-bool Flattener::run() {
+bool Flattener::run(bool Ifs) {
   if (MF.empty())
     return false;
   Pinned.insert(&MF.front());
@@ -348,13 +500,19 @@ bool Flattener::run() {
     for (MachineBasicBlock &MBB : MF) {
       if (Decided.count(&MBB))
         continue;
-      std::optional<Loop> Lp = match(MBB);
+      std::optional<Loop> Lp = Ifs ? matchIf(MBB) : match(MBB);
       if (!Lp)
         continue;
-      Decided.insert(&MBB);
-      if (!P.shouldRewrite())
+      // A block rewritten may match again (its next if); one left alone
+      // is not asked again.
+      if (!P.shouldRewrite()) {
+        Decided.insert(&MBB);
         continue;
-      flatten(*Lp);
+      }
+      if (Ifs)
+        flattenIf(*Lp);
+      else
+        flatten(*Lp);
       Done.push_back(*Lp);
       Again = true;
       break;
@@ -369,8 +527,10 @@ bool Flattener::run() {
   }
   for (Loop &Lp : Done) {
     MF.deleteMachineInstr(Lp.SkipH);
-    MF.deleteMachineInstr(Lp.BrB);
-    MF.deleteMachineInstr(Lp.TermL);
+    if (Lp.BrB)
+      MF.deleteMachineInstr(Lp.BrB);
+    if (Lp.TermL)
+      MF.deleteMachineInstr(Lp.TermL);
     MF.deleteMachineBasicBlock(Lp.B);
     MF.deleteMachineBasicBlock(Lp.L);
   }
@@ -381,5 +541,10 @@ bool Flattener::run() {
 
 Expected<bool> ExecLoopFlattenPass::run(LiftedModule &LM, LiftedFunction &LF) {
   Flattener Fl(*this, LM, LF, Facts.get(LM));
-  return Fl.run();
+  return Fl.run(/*Ifs=*/false);
+}
+
+Expected<bool> ExecIfFlattenPass::run(LiftedModule &LM, LiftedFunction &LF) {
+  Flattener Fl(*this, LM, LF, Facts.get(LM));
+  return Fl.run(/*Ifs=*/true);
 }

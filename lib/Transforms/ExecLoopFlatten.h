@@ -45,6 +45,26 @@ private:
   FactsCache Facts;
 };
 
+/// The same for an if outside such a loop:
+///
+///   H:  ... ; sS = s_and_saveexec sC ; s_cbranch_execz J
+///   B:  ... lane-masked work ... [; s_branch J]
+///   J:  exec |= sS ; ...
+///
+/// becomes H ; B ; J in one block (ending in an s_branch to J's old
+/// fall-through successor when J was not laid out after B), J reached
+/// from H and B only, under the same conditions on B. Two guarded loads
+/// one after the other (the A and B tiles of the suite's tiled matmuls)
+/// then sit in one block, where hoist-guarded-load can overlap them.
+class ExecIfFlattenPass : public Pass {
+public:
+  llvm::StringRef name() const override { return "exec-if-flatten"; }
+  llvm::Expected<bool> run(LiftedModule &LM, LiftedFunction &LF) override;
+
+private:
+  FactsCache Facts;
+};
+
 } // namespace asmevo
 
 #endif

@@ -4,6 +4,7 @@
 #include "asmevo/Transforms/ApplyEdits.h"
 #include "BlockLayout.h"
 #include "ExecLoopFlatten.h"
+#include "HoistGuardedLoad.h"
 #include "InsertNops.h"
 #include "LoopUnroll.h"
 #include "NopShrink.h"
@@ -102,6 +103,15 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "one block (the skip branch removed, the latch rotated to the end) "
        "so that exec-loop-pipeline can take them",
        [] { return std::make_unique<ExecLoopFlattenPass>(); }},
+      {"exec-if-flatten",
+       "an if over lane-masked work (s_and_saveexec, skip branch, masked "
+       "body, exec restore) made one block with what precedes and follows "
+       "it",
+       [] { return std::make_unique<ExecIfFlattenPass>(); }},
+      {"hoist-guarded-load",
+       "a guarded load region moved above the wait for an earlier load in "
+       "its block (that load's value renamed), so both are in flight",
+       [] { return std::make_unique<HoistGuardedLoadPass>(); }},
       {"exec-loop-pipeline",
        "single-block exec-masked loops unrolled into four copies (two "
        "when registers are short), every later iteration's loads issued "

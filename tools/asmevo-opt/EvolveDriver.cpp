@@ -144,6 +144,12 @@ int asmevo::runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
   O.Candidates = Candidates;
   O.TimeBudget = TimeBudget;
   O.Pipeline = optimizationPipeline(2);
+  if (!D.Pipeline.empty()) {
+    auto P = expandPipeline(D.Pipeline);
+    if (!P)
+      return fail(toString(P.takeError()));
+    O.Pipeline = std::move(*P);
+  }
   O.Lift.Kernels = D.Kernels;
   const CodeObject &K0 = LMs.front()->original();
   if (O.Lift.Kernels.empty())

@@ -16,6 +16,9 @@ unsigned requestedJobs();
 struct EvolveDriverOptions {
   std::string Spec, Out, TimingConfig;
   std::vector<std::string> Kernels;
+  /// The base pass list (-passes= / -O2): candidate #0 and what mutations
+  /// draw passes from; empty: -O2's.
+  std::string Pipeline;
   unsigned Sensitivity = 8;
   bool Quiet = false;
 };

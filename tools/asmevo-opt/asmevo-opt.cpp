@@ -515,6 +515,7 @@ int main(int argc, char **argv) {
     ED.Out = D.Out;
     ED.TimingConfig = D.TimingConfig;
     ED.Kernels = D.Kernels;
+    ED.Pipeline = D.Pipeline;
     ED.Sensitivity = D.Sensitivity;
     ED.Quiet = D.Quiet;
     return runEvolveCommand(*LMs, ED);
