@@ -9,6 +9,7 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/Support/CommandLine.h"
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -248,6 +249,8 @@ private:
   const MCRegisterInfo &MRI;
   std::vector<bool> UsedVGPR = std::vector<bool>(NumVGPRs);
   unsigned VGPRLimit = 0;
+  /// The VGPR limit one wave per SIMD lower (0: none, or below 4 waves).
+  unsigned LowerLimit = 0;
 };
 
 std::optional<Unroller::Loop> Unroller::match(MachineBasicBlock &MBB) const {
@@ -567,25 +570,71 @@ void Unroller::rename(
     return;
   // One even shift for every renamed VGPR keeps pairs aligned and the
   // mapping one-to-one; the targets are VGPRs the function never names.
-  unsigned Shift = 0;
-  for (unsigned D = 2; D < NumVGPRs && !Shift; D += 2) {
+  std::vector<int> NewOf(NumVGPRs, -1);
+  for (unsigned D = 2; D < NumVGPRs; D += 2) {
     bool OK = true;
     for (unsigned U = 0; U < NumVGPRs && OK; ++U)
       if (Moved[U])
         OK = U + D < VGPRLimit && !UsedVGPR[U + D];
-    if (OK)
-      Shift = D;
+    if (!OK)
+      continue;
+    for (unsigned U = 0; U < NumVGPRs; ++U)
+      if (Moved[U])
+        NewOf[U] = U + D;
+    break;
   }
-  if (!Shift)
-    return;
+  // When no one shift fits (a kernel at its occupancy's register limit with
+  // free VGPRs only in holes), the VGPRs named together in an operand move
+  // together, each such group into the lowest free run (even-aligned when
+  // it holds a pair), still one-to-one.
+  if (llvm::all_of(NewOf, [](int N) { return N < 0; })) {
+    std::vector<unsigned> Group(NumVGPRs);
+    std::iota(Group.begin(), Group.end(), 0);
+    std::function<unsigned(unsigned)> Find = [&](unsigned U) {
+      return Group[U] == U ? U : Group[U] = Find(Group[U]);
+    };
+    for (auto &[MI, I, Web, V] : Ops)
+      if (!W.fixed(Web))
+        for (unsigned U = V.First + 1; U < V.First + V.Count; ++U)
+          Group[Find(U)] = Find(V.First);
+    std::vector<bool> Taken = UsedVGPR;
+    for (unsigned Lo = 0; Lo < NumVGPRs; ++Lo) {
+      if (!Moved[Lo] || Find(Lo) != Lo || NewOf[Lo] >= 0)
+        continue;
+      unsigned Hi = Lo;
+      for (unsigned U = Lo; U < NumVGPRs; ++U)
+        if (Moved[U] && Find(U) == Lo)
+          Hi = U;
+      for (unsigned U = Lo; U <= Hi; ++U)
+        if (!Moved[U] || Find(U) != Lo)
+          return; // not one run
+      unsigned Span = Hi - Lo + 1, Step = Span > 1 ? 2 : 1;
+      unsigned B = 0;
+      for (; B + Span <= VGPRLimit; B += Step)
+        if (llvm::none_of(llvm::seq(B, B + Span),
+                          [&](unsigned X) { return bool(Taken[X]); }))
+          break;
+      if (B + Span > VGPRLimit)
+        return;
+      for (unsigned U = Lo; U <= Hi; ++U) {
+        NewOf[U] = B + (U - Lo);
+        Taken[B + (U - Lo)] = true;
+      }
+    }
+  }
   std::vector<std::pair<MachineOperand *, MCRegister>> Edits;
   for (auto &[MI, I, Web, V] : Ops) {
     if (W.fixed(Web))
       continue;
+    int N0 = NewOf[V.First];
+    if (N0 < 0)
+      return;
+    for (unsigned U = 1; U < V.Count; ++U)
+      if (NewOf[V.First + U] != N0 + int(U))
+        return;
     std::string Name =
-        V.Count == 1 ? "v" + utostr(V.First + Shift)
-                     : "v[" + utostr(V.First + Shift) + ":" +
-                           utostr(V.First + Shift + V.Count - 1) + "]";
+        V.Count == 1 ? "v" + utostr(N0)
+                     : "v[" + utostr(N0) + ":" + utostr(N0 + V.Count - 1) + "]";
     MCRegister R = LM.target().reg(Name);
     if (!R)
       return;
@@ -597,8 +646,8 @@ void Unroller::rename(
     MO->setReg(R);
   }
   for (unsigned U = 0; U < NumVGPRs; ++U)
-    if (Moved[U])
-      UsedVGPR[U + Shift] = true;
+    if (Moved[U] && NewOf[U] >= 0)
+      UsedVGPR[NewOf[U]] = true;
 }
 
 void Unroller::undo(Done &D) {
@@ -647,6 +696,13 @@ bool Unroller::run(bool Exec) {
     VGPRLimit = MaxV;
     while (VGPRLimit < 256 && wavesPerSIMD(VGPRLimit + 1) == Waves)
       ++VGPRLimit;
+    // One occupancy step down, never below four waves per SIMD.
+    LowerLimit = 0;
+    if (Waves > 4) {
+      LowerLimit = VGPRLimit;
+      while (LowerLimit < 256 && wavesPerSIMD(LowerLimit + 1) >= Waves - 1)
+        ++LowerLimit;
+    }
   }
 
   if (Exec)
@@ -1347,20 +1403,34 @@ bool Unroller::runExec() {
     // A loop that cannot be pipelined is put back on its own: the
     // function's other loops (softmax has three) still are. One that
     // cannot take Depth copies (registers run out) is tried with two.
+    // A loop that cannot be renamed within the kernel's occupancy may give
+    // up one wave per SIMD (occupancy-drop, never below four): four loads
+    // in flight per wave for one wave fewer (the gate judges; loops already
+    // pipelined keep their registers).
     bool OK = false;
-    for (unsigned D : {Depth, 2u}) {
-      if (pipelineExec(EL, All.back().Added, All.back().Regs,
-                       All.back().Waits,
-                       ArrayRef<unsigned>(Pairs).take_front(D), Spare)) {
-        OK = true;
-        break;
+    SmallVector<unsigned, 2> Limits{VGPRLimit};
+    if (P.param("occupancy-drop", 1) > 0 && LowerLimit > VGPRLimit)
+      Limits.push_back(LowerLimit);
+    for (unsigned Lim : Limits) {
+      VGPRLimit = Lim;
+      for (unsigned D : {Depth, 2u}) {
+        if (pipelineExec(EL, All.back().Added, All.back().Regs,
+                         All.back().Waits,
+                         ArrayRef<unsigned>(Pairs).take_front(D), Spare)) {
+          OK = true;
+          break;
+        }
+        Revert(All.back());
+        All.back() = Undo();
+        All.back().EL = EL;
+        if (D == 2)
+          break;
       }
-      Revert(All.back());
-      All.back() = Undo();
-      All.back().EL = EL;
-      if (D == 2)
+      if (OK)
         break;
     }
+    if (!OK)
+      VGPRLimit = Limits.front();
     if (!OK)
       All.pop_back();
   }

@@ -75,7 +75,9 @@ private:
 /// nothing in between is sunk. Not applied when the head holds stores, LDS or scalar
 /// memory, the tail VMEM, SALU writes or SCC reads, the body a barrier or
 /// anything that ignores EXEC, a moved head and an earlier tail share a
-/// register after renaming, or there are no two free SGPR pairs. Each
+/// register after renaming, or there are no two free SGPR pairs. A loop
+/// whose renaming does not fit the kernel's occupancy may lower it by one
+/// wave per SIMD (parameter occupancy-drop, default 1; never below 4). Each
 /// tail's waits are renumbered for the later heads' loads. A loop that
 /// cannot be rewritten is put back on its own; the hazard and waitcnt
 /// checks run after, and if they find more than before, the function is

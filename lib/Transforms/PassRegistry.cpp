@@ -118,7 +118,10 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "before the first one's wait (each copy under its own EXEC)",
        [] { return std::make_unique<ExecLoopPipelinePass>(); }, false,
        {{"depth", "iterations in flight per loop trip", 2, 8},
-        {"max-body", "most instructions in a body it copies", 16, 128}}},
+        {"max-body", "most instructions in a body it copies", 16, 128},
+        {"occupancy-drop", "waves per SIMD a loop that cannot be renamed "
+                           "otherwise may cost (0 or 1; never below 4)",
+         0, 1}}},
       {"apply-edits",
        "the edit script of --edits=FILE (docs/edit-script.md): anchored "
        "replace/insert/delete/move/set-waitcnt/set-nop/rename/pass edits, "
