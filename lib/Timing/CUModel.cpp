@@ -208,7 +208,9 @@ public:
   CUSim(const LaunchTrace &T, const TimingConfig &C, LaunchTiming &Out,
         uint64_t ActiveCUs, uint64_t InXCD, Timeline *TL = nullptr)
       : T(T), C(C), Out(Out),
-        Mem(C, ActiveCUs, InXCD, T.FootprintBytes), TL(TL) {}
+        Mem(C, ActiveCUs, InXCD, T.FootprintBytes, &T.Sharing,
+            Out.GroupsPerCU),
+        TL(TL) {}
   /// Runs the first \p Limit sampled groups (all when 0).
   void run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit = 0);
 
@@ -458,7 +460,8 @@ void CUSim::issue(WaveState &W, double Now) {
     double Done;
     Level Lv = L1;
     if (M.NumLines)
-      Done = Mem.access(Now, &W.T->Lines[M.LineBegin], M.NumLines, Store, Lv);
+      Done = Mem.access(Now, &W.T->Lines[M.LineBegin], M.NumLines, Store, Lv,
+                        W.T->Group);
     else
       Done = Now + C.L1Latency;
     Done = std::max(Done, W.LastVm); // vmcnt returns in order
@@ -733,6 +736,7 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
     Out.LevelLines[L] = Mem.LinesAt[L];
   }
   Out.StoreLines = Mem.StoreLines;
+  Out.SharedL2Lines = Mem.SharedL2Lines;
   static const char *Names[] = {"issue",       "dependency", "pipeline",
                                 "L1",          "L2",         "infinity cache",
                                 "HBM",         "LDS",        "scalar memory",
@@ -776,6 +780,7 @@ LaunchTiming timing::simulateLaunch(const LaunchTrace &T,
   Out.Groups = T.Groups;
   Out.GroupsOnCU = T.GroupsOnCU;
   Out.SampledGroups = T.Sampled.size();
+  Out.SharerGroups = T.Sharing.tracedGroups();
   Out.VGPRs = T.Info.VGPRs;
   Out.SGPRs = T.Info.SGPRs;
   Out.LdsBytes = T.Info.LdsBytes;

@@ -100,6 +100,13 @@ static const ParamInfo Params[] = {
      "B/clk", "documented: 16 channels x 128 B/clk (rocprofiler-compute)"},
     {"l2_latency", &TC::L2Latency, PK::Latency, "cycles",
      "calibrated: SC25 pointer chase L2 205-211 cycles per hop, less 28"},
+    {"l2_sharing", &TC::L2Sharing, PK::Fixed, "",
+     "documented: one L2 per XCD shared by its CUs (gpu-specs.rst); 1 models "
+     "lines other CUs of the XCD fetched as L2 hits, 0 prices the modelled "
+     "CU alone"},
+    {"l2_sharer_groups", &TC::L2SharerGroups, PK::Fixed, "",
+     "cost limit: workgroups of other CUs of the XCD, in the sampled "
+     "rounds, traced for their addresses (emulation time)"},
     {"mall_bytes", &TC::MallBytes, PK::Fixed, "bytes",
      "documented: 256 MiB Infinity Cache (gpu-specs.rst)"},
     {"mall_tbs", &TC::MallTBs, PK::Bandwidth, "TB/s",

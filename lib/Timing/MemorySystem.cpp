@@ -40,7 +40,8 @@ static uint64_t linesOf(double Bytes, double LineBytes) {
 }
 
 MemorySystem::MemorySystem(const TimingConfig &C, uint64_t ActiveCUs,
-                           uint64_t InXCD, uint64_t Footprint)
+                           uint64_t InXCD, uint64_t Footprint,
+                           const XCDSharing *Sharing, unsigned GroupsPerCU)
     : C(C), L1C(linesOf(C.L1Bytes, C.LineBytes), unsigned(C.L1Ways)),
       L2C(linesOf(C.L2BytesPerXCD / double(InXCD), C.LineBytes),
           unsigned(C.L2Ways)),
@@ -50,7 +51,8 @@ MemorySystem::MemorySystem(const TimingConfig &C, uint64_t ActiveCUs,
                 ? linesOf(C.MallBytes / double(ActiveCUs), C.LineBytes)
                 : 1,
             16),
-      MallWarm(Footprint <= C.MallBytes), LB(C.LineBytes) {
+      Sharers(Sharing, GroupsPerCU), MallWarm(Footprint <= C.MallBytes),
+      LB(C.LineBytes) {
   L1Cyc = LB / C.L1BytesPerClk;
   L2Cyc = LB / (C.L2BytesPerClkPerXCD / double(InXCD));
   MallCyc =
@@ -59,7 +61,7 @@ MemorySystem::MemorySystem(const TimingConfig &C, uint64_t ActiveCUs,
 }
 
 double MemorySystem::access(double T, const uint64_t *Lines, unsigned N,
-                            bool Store, Level &Slowest) {
+                            bool Store, Level &Slowest, uint64_t Group) {
   double Done = T;
   Slowest = L1;
   for (unsigned K = 0; K < N; ++K) {
@@ -93,7 +95,12 @@ double MemorySystem::access(double T, const uint64_t *Lines, unsigned N,
     } else {
       double S2 = std::max(S1, L2Free);
       L2Free = S2 + L2Cyc;
-      if (L2C.access(Line, true)) {
+      bool Hit = L2C.access(Line, true);
+      if (!Hit && !Sharers.empty() && Sharers.fetchedByOthers(Line, Group)) {
+        Hit = true;
+        ++SharedL2Lines;
+      }
+      if (Hit) {
         Lv = L2;
         End = S2 + C.L2Latency;
       } else if (MallWarm || MallC.access(Line, true)) {

@@ -10,12 +10,15 @@
 // Launches are timed as the published benchmarks measure them: warm,
 // repeated. L1 and L2 start empty (invalidated at kernel start); a line the
 // Infinity Cache has not seen in the sample is a hit there when the launch's
-// footprint fits in it, and comes from HBM otherwise.
+// footprint fits in it, and comes from HBM otherwise. A load missing the
+// CU's L2 share hits when another CU of the XCD has fetched the line
+// (L2Sharing.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_LIB_TIMING_MEMORYSYSTEM_H
 #define ASMEVO_LIB_TIMING_MEMORYSYSTEM_H
 
+#include "L2Sharing.h"
 #include "asmevo/Timing/Model.h"
 #include <cstdint>
 #include <vector>
@@ -41,20 +44,24 @@ private:
 class MemorySystem {
 public:
   MemorySystem(const TimingConfig &C, uint64_t ActiveCUs,
-               uint64_t ActiveCUsInXCD, uint64_t Footprint);
+               uint64_t ActiveCUsInXCD, uint64_t Footprint,
+               const XCDSharing *Sharing = nullptr, unsigned GroupsPerCU = 1);
 
-  /// Vector memory instruction issued at \p T touching \p Lines; returns
-  /// its completion time and the slowest level it reached.
+  /// Vector memory instruction of sampled workgroup \p Group issued at
+  /// \p T touching \p Lines; returns its completion time and the slowest
+  /// level it reached.
   double access(double T, const uint64_t *Lines, unsigned N, bool Store,
-                Level &Slowest);
+                Level &Slowest, uint64_t Group = 0);
 
   double Bytes[NumLevels] = {0, 0, 0, 0};
   uint64_t LinesAt[NumLevels] = {0, 0, 0, 0};
   uint64_t StoreLines = 0;
+  uint64_t SharedL2Lines = 0; ///< L2 hits on lines other CUs fetched.
 
 private:
   const TimingConfig &C;
   LRUCache L1C, L2C, MallC;
+  L2Sharers Sharers;
   bool MallWarm;
   double LB;
   double L1Cyc, L2Cyc, MallCyc, HbmCyc; ///< Cycles per line at each level.

@@ -66,6 +66,11 @@ void TimingReport::print(raw_ostream &OS) const {
                  (unsigned long long)L.LevelLines[MALL],
                  (unsigned long long)L.LevelLines[HBM],
                  (unsigned long long)L.StoreLines);
+    if (L.SharerGroups)
+      OS << "  shared L2: " << L.SharedL2Lines << " of the L2 lines were "
+         << "fetched by other CUs of the XCD (" << L.SharerGroups
+         << " of their workgroups in the sampled rounds traced for "
+            "addresses)\n";
     OS << format("  achieved bandwidth: HBM %.2f TB/s, L2 %.2f TB/s (%s)\n",
                  L.HbmTBs, L.L2TBs, ModelNote);
   }
@@ -132,6 +137,7 @@ void TimingReport::writeJSON(json::OStream &J) const {
           J.attribute("sampled_groups", int64_t(L.SampledGroups));
           J.attribute("scale", L.Scale);
           J.attribute("extrapolated", L.Extrapolated);
+          J.attribute("sharer_groups", int64_t(L.SharerGroups));
           J.attributeObject("occupancy", [&] {
             J.attribute("waves_per_simd", L.WavesPerSIMD);
             J.attribute("groups_per_cu", L.GroupsPerCU);
@@ -155,6 +161,7 @@ void TimingReport::writeJSON(json::OStream &J) const {
             for (unsigned K = 0; K < NumLevels; ++K)
               J.attribute(LevelNames[K], int64_t(L.LevelLines[K]));
             J.attribute("stores", int64_t(L.StoreLines));
+            J.attribute("L2_shared", int64_t(L.SharedL2Lines));
           });
           J.attribute("hbm_tbs", L.HbmTBs);
           J.attribute("l2_tbs", L.L2TBs);

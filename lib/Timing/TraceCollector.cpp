@@ -1,5 +1,6 @@
 //===- TraceCollector.cpp - The timing model's view of a launch -----------===//
 #include "asmevo/Timing/Trace.h"
+#include "L2Sharing.h"
 #include "asmevo/Analysis/InstrRecord.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
@@ -24,6 +25,7 @@ void TraceCollector::beginLaunch(const emu::TraceLaunchInfo &L) {
     T.Sampled.push_back(K * Stride);
     Want[K * Stride] = 1;
   }
+  planSharers(C, T, Want);
   for (const InstrRecord &R : L.Instrs)
     if (R.F && R.F->is(ic::VMEM) &&
         ((R.F->TSFlags >> tsflag::IsAtomicRet) & 1)) {
@@ -50,7 +52,10 @@ void *TraceCollector::beginWave(uint64_t Group, unsigned Wave) {
   W->Memory.reserve(HintMemory);
   W->Lines.reserve(HintLines);
   WaveTrace *P = W.get();
-  Launches.back().Waves.push_back(std::move(W));
+  if (Want[Group] == 2)
+    SharerWaves.push_back(std::move(W));
+  else
+    Launches.back().Waves.push_back(std::move(W));
   return P;
 }
 
@@ -59,6 +64,21 @@ void TraceCollector::endWave(void *WP) {
   HintEvents = std::max(HintEvents, W.Events.size());
   HintMemory = std::max(HintMemory, W.Memory.size());
   HintLines = std::max(HintLines, W.Lines.size());
+  if (Want[W.Group] != 2)
+    return;
+  // Another CU's group: only the lines it touched are kept.
+  for (uint64_t L : W.Lines)
+    SharerLines.push_back({L, W.Group});
+  auto It = std::find_if(SharerWaves.begin(), SharerWaves.end(),
+                         [&](const auto &P) { return P.get() == &W; });
+  std::swap(*It, SharerWaves.back());
+  SharerWaves.pop_back();
+}
+
+void TraceCollector::endLaunch() {
+  SharerWaves.clear();
+  if (!Launches.empty())
+    finishSharers(Launches.back().Sharing, SharerLines);
 }
 
 void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,

@@ -70,6 +70,8 @@ struct TimingConfig {
   double L2Ways = 16;
   double L2BytesPerClkPerXCD = 2048; // 16 channels x 128 B/clk
   double L2Latency = 180;
+  double L2Sharing = 1;          // 1: the XCD's CUs share L2 (L2Sharing.h)
+  double L2SharerGroups = 64;    // other-CU groups traced for it, at most
   double MallBytes = 268435456;
   double MallTBs = 17;           // peak
   double MallEfficiency = 0.6;

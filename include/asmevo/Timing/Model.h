@@ -72,6 +72,8 @@ struct LaunchTiming {
   /// sample's second half), instead of sample x Scale.
   bool Extrapolated = false;
   uint64_t ActiveCUs = 0;
+  /// Other CUs' workgroups of the XCD traced for the shared L2.
+  uint64_t SharerGroups = 0;
   // Result.
   double SampleCycles = 0; ///< Makespan of the sampled groups on the CU.
   double Cycles = 0;       ///< Scaled: the launch's modelled cycles.
@@ -87,6 +89,7 @@ struct LaunchTiming {
   double LevelBytes[NumLevels] = {0, 0, 0, 0}; ///< Bytes served, sample.
   uint64_t LevelLines[NumLevels] = {0, 0, 0, 0};
   uint64_t StoreLines = 0;
+  uint64_t SharedL2Lines = 0; ///< Of LevelLines[L2]: fetched by other CUs.
   Breakdown B;
   std::vector<InstrCost> Instrs; ///< Executed instructions, by address.
   // Whole-launch rates.

@@ -53,6 +53,29 @@ struct WaveTrace {
   uint8_t CurFlags = 0;
 };
 
+/// What workgroups on the other CUs of the modelled CU's XCD touch while
+/// the sampled groups run: the L2 is one per XCD, so a line one of them
+/// fetched is an L2 hit for the modelled CU (lib/Timing/L2Sharing.cpp).
+/// A round is a CU's K-th workgroup: round R of the XCD is the group that
+/// each of its CUs gets K-th, linear ids XCDs * (CUs * R + cu).
+struct XCDSharing {
+  struct Touch {
+    uint64_t Line = 0;
+    uint32_t Round = 0;
+    uint32_t Groups = 0; ///< Traced other-CU groups of the round touching it.
+  };
+  uint64_t GroupsOnXCD = 0; ///< Workgroups of the modelled XCD in all.
+  uint64_t XCDs = 1, CUs = 1;
+  /// Per sampled round: other-CU groups traced (addresses only).
+  std::vector<uint32_t> Traced;
+  std::vector<Touch> Touches; ///< Sorted by line, then round.
+  uint64_t tracedGroups() const;
+  /// Other CUs' workgroups in round \p R of the XCD.
+  uint64_t others(uint64_t R) const;
+  /// The round of linear workgroup \p Group (on any CU of the XCD).
+  uint64_t roundOf(uint64_t Group) const { return Group / XCDs / CUs; }
+};
+
 /// One launch as the model sees it.
 struct LaunchTrace {
   emu::TraceLaunchInfo Info; ///< Instrs point into the emulator.
@@ -61,6 +84,7 @@ struct LaunchTrace {
   uint64_t GroupsOnCU = 0;   ///< Workgroups the modelled CU gets in all.
   uint64_t FootprintBytes = 0; ///< Global memory the launch may touch.
   std::vector<std::unique_ptr<WaveTrace>> Waves;
+  XCDSharing Sharing;
   /// Why the launch cannot be modelled ("" when it can).
   std::string NotModelable;
 };
@@ -81,6 +105,7 @@ public:
   void memory(void *W, uint32_t Index, const uint64_t *Addr, uint64_t Mask,
               uint32_t Bytes, bool Lds, bool Write) override;
   void endWave(void *W) override;
+  void endLaunch() override;
 
   std::vector<LaunchTrace> &launches() { return Launches; }
 
@@ -89,7 +114,11 @@ private:
   unsigned MaxSample;
   uint64_t Footprint = 0;
   std::vector<LaunchTrace> Launches;
-  std::vector<uint8_t> Want; ///< Per linear group of the current launch.
+  /// Per linear group of the current launch: 1 sampled, 2 traced for its
+  /// addresses only (another CU of the XCD, see XCDSharing).
+  std::vector<uint8_t> Want;
+  std::vector<std::unique_ptr<WaveTrace>> SharerWaves; ///< Running.
+  std::vector<std::pair<uint64_t, uint64_t>> SharerLines; ///< Line, group.
   // The largest finished wave of the launch: a new wave reserves that much
   // up front (waves of one kernel are mostly alike), so its trace does not
   // grow by reallocation; reserved pages never written cost nothing.

@@ -84,9 +84,9 @@ for M_, N_, K_ in [(4096, 4096, 1024)]:
 # A tile written to be MFMA-bound (test/kernels/timing/gemm_tile.hip:
 # 128 x 128 per workgroup, 16 MFMAs per wave per 16-deep K step, 64 FLOP
 # per global byte). 912 workgroups = 3 per CU (its occupancy), so no tail.
-# Printed, not checked: the model puts it well above the bound because the
-# modelled CU runs alone, so a tile another CU of its XCD has just fetched
-# is priced at the Infinity Cache, not the shared L2 (docs/timing-model.md).
+# Printed, not checked: the model puts it about 1.5x above the bound, most
+# of the rest a tail where the youngest workgroup of each CU, starved by the
+# oldest-first arbiter, runs alone (docs/timing-model.md).
 gemm_tile = '%s/timing_gemm_tile-gfx942.co' % kernels
 timing_specs = os.path.join(os.path.dirname(specs), '..', 'timing', 'specs')
 for M_, N_, K_ in [(3072, 4864, 2048)]:
