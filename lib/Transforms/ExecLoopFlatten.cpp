@@ -133,12 +133,27 @@ bool Flattener::masked(const MachineInstr &MI) const {
       return false;
   bool VMem = OF.is(ic::VMEM) &&
               (OF.is(ic::Global | ic::Scratch) || !OF.is(ic::FLAT));
-  if (!OF.isVALU() && !OF.is(ic::DS) && !VMem)
+  // Scalar ALU work runs whatever EXEC is, like nothing else here: it is
+  // allowed when what it writes is dead at the join (bodySafe), as the
+  // lane-mask arithmetic of a nested if is; an inner if's EXEC pair
+  // (bodySafe checks that each is closed) leaves EXEC as it found it.
+  bool SALU = !OF.isVALU() && !OF.is(ic::DS | ic::VMEM | ic::SMEM) &&
+              N.starts_with("S_");
+  if (SALU)
+    for (StringRef S : {"GETREG", "SETREG", "MEMTIME", "MEMREALTIME", "PC",
+                        "TRAP", "CACHE", "SENDMSG", "SLEEP", "SETPRIO",
+                        "DENORM", "ROUND", "SETVSKIP", "SETHALT", "BRANCH",
+                        "ENDPGM", "BARRIER", "WAKEUP", "TTRACE", "PERF",
+                        "MOVREL", "RFE", "CALL", "ICACHE", "SETKILL"})
+      if (N.contains(S))
+        return false;
+  if (!OF.isVALU() && !OF.is(ic::DS) && !VMem && !SALU)
     return false;
   for (const MachineOperand &MO : MI.operands()) {
     if (MO.isMBB() || MO.isSymbol() || MO.isGlobal() || MO.isMCSymbol())
       return false;
-    if (MO.isReg() && MO.isDef() && isExec(MO))
+    if (MO.isReg() && MO.isDef() && isExec(MO) &&
+        !isOp(N, "S_AND_SAVEEXEC_B64") && !isOp(N, "S_OR_B64"))
       return false;
   }
   return true;
@@ -216,19 +231,43 @@ Flattener::match(MachineBasicBlock &H) const {
 
 bool Flattener::bodySafe(ArrayRef<MachineInstr *> IB, size_t N,
                          MachineBasicBlock &Join) const {
+  SmallVector<Register, 2> Open;
   for (size_t I = 0; I < N; ++I) {
     if (!masked(*IB[I]))
       return false;
+    bool WritesExec = false;
+    for (const MachineOperand &MO : IB[I]->operands())
+      WritesExec |= MO.isReg() && MO.isDef() && isExec(MO);
+    if (WritesExec) {
+      const MachineInstr &MI = *IB[I];
+      if (isOp(nameOf(MI), "S_AND_SAVEEXEC_B64") && MI.getOperand(0).isReg()) {
+        Open.push_back(MI.getOperand(0).getReg());
+      } else if (!Open.empty() && MI.getNumExplicitOperands() >= 3 &&
+                 MI.getOperand(1).isReg() && MI.getOperand(2).isReg() &&
+                 ((isExec(MI.getOperand(1)) &&
+                   MI.getOperand(2).getReg() == Open.back()) ||
+                  (isExec(MI.getOperand(2)) &&
+                   MI.getOperand(1).getReg() == Open.back()))) {
+        Open.pop_back();
+      } else {
+        return false;
+      }
+    } else if (llvm::any_of(Open, [&](Register R) {
+                 return IB[I]->modifiesRegister(R, &TRI);
+               })) {
+      return false;
+    }
     for (const MachineOperand &MO : IB[I]->operands()) {
+      // EXEC: only in closed pairs, which leave it as it was.
       if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
-          isVectorReg(MO.getReg()))
+          isVectorReg(MO.getReg()) || isExec(MO))
         continue;
       for (const auto &LI : Join.liveins())
         if (TRI.regsOverlap(LI.PhysReg, MO.getReg()))
           return false;
     }
   }
-  return true;
+  return Open.empty();
 }
 
 std::optional<Flattener::Loop>
@@ -280,6 +319,10 @@ Flattener::matchIf(MachineBasicBlock &H) const {
   const MachineOperand &R1 = Restore.getOperand(1), &R2 = Restore.getOperand(2);
   if (!R1.isReg() || !R2.isReg() ||
       !((isExec(R1) && R2.getReg() == SS) || (isExec(R2) && R1.getReg() == SS)))
+    return std::nullopt;
+  // A J that leaves on EXEC = 0 and falls back into H is the latch of an
+  // exec loop: exec-loop-flatten's.
+  if (J->getNextNode() == &H && isOp(nameOf(*IJ.back()), "S_CBRANCH_EXECZ"))
     return std::nullopt;
   // Where J falls through to, the merged block must branch to, unless J
   // ends in a branch or the end of the program.

@@ -791,7 +791,8 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
   SmallVector<Register, 8> TailMasks;
   bool InTail = false;
   unsigned HeadLoads = 0;
-  Register Open; // the save register of an open s_and_saveexec_b64
+  // The save registers of the open s_and_saveexec_b64s (ifs nest).
+  SmallVector<Register, 2> Open;
   MCRegister SCC = LM.target().reg("scc");
   for (MachineInstr *BI : Body) {
     MachineInstr &MI = *BI;
@@ -824,17 +825,19 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
     if (WritesExec) {
       if (InTail)
         return std::nullopt;
-      if (!Open && isSave(MI)) {
-        Open = MI.getOperand(0).getReg();
-      } else if (Open && isRestore(MI, Open)) {
-        Open = Register();
+      if (isSave(MI)) {
+        Open.push_back(MI.getOperand(0).getReg());
+      } else if (!Open.empty() && isRestore(MI, Open.back())) {
+        Open.pop_back();
       } else {
         return std::nullopt;
       }
-    } else if (Open && MI.modifiesRegister(Open, &TRI)) {
+    } else if (llvm::any_of(Open, [&](Register R) {
+                 return MI.modifiesRegister(R, &TRI);
+               })) {
       return std::nullopt;
     }
-    if (InTail && Open)
+    if (InTail && !Open.empty())
       return std::nullopt;
     if (MI.modifiesRegister(M, &TRI) && InTail)
       return std::nullopt;
@@ -866,7 +869,7 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
       EL.T.push_back(&MI);
     }
   }
-  if (Open || !HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > (size_t)P.param("max-body", LoopUnrollMaxBody))
+  if (!Open.empty() || !HeadLoads || EL.T.empty() || EL.H.size() + EL.T.size() > (size_t)P.param("max-body", LoopUnrollMaxBody))
     return std::nullopt;
   // The head must not read the SCC it enters with (the copy runs after X).
   for (MachineInstr *MI : EL.H) {
@@ -898,7 +901,8 @@ Unroller::matchExec(MachineBasicBlock &MBB) const {
     if (isOp(nameOf(*MI), "S_AND_B64") && MI->getNumExplicitOperands() >= 3)
       for (unsigned I : {1u, 2u})
         if (MI->getOperand(I).isReg() &&
-            isExecReg(MI->getOperand(I).getReg()))
+            (isExecReg(MI->getOperand(I).getReg()) ||
+             llvm::is_contained(Zero, MI->getOperand(I).getReg())))
           ZeroResult = true;
     for (const MachineOperand &MO : MI->operands()) {
       if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
@@ -1049,22 +1053,25 @@ std::optional<std::vector<bool>>
 Unroller::inSaveRegion(ArrayRef<MachineInstr *> Body, bool ToWait) const {
   std::vector<bool> In(Body.size());
   MCRegister Exec = LM.target().reg("exec");
-  Register Open;
+  SmallVector<Register, 2> Open;
   for (size_t I = 0; I < Body.size(); ++I) {
     if (ToWait && F.get(Body[I]->getOpcode()).is(ic::Waitcnt))
       break;
-    if (Open && isRestore(*Body[I], Open)) {
-      Open = Register();
+    if (!Open.empty() && isRestore(*Body[I], Open.back())) {
+      Open.pop_back();
+      In[I] = !Open.empty();
       continue;
     }
-    In[I] = bool(Open);
-    if (!Open && isSave(*Body[I]))
-      Open = Body[I]->getOperand(0).getReg();
+    In[I] = !Open.empty();
+    if (isSave(*Body[I]))
+      Open.push_back(Body[I]->getOperand(0).getReg());
     else if (Body[I]->modifiesRegister(Exec, &TRI) ||
-             (Open && Body[I]->modifiesRegister(Open, &TRI)))
+             llvm::any_of(Open, [&](Register R) {
+               return Body[I]->modifiesRegister(R, &TRI);
+             }))
       return std::nullopt;
   }
-  if (Open && !ToWait)
+  if (!Open.empty() && !ToWait)
     return std::nullopt;
   return In;
 }

@@ -17,10 +17,11 @@
 //      cycle model); two copies left most of their latency exposed.
 //      exec-loop-flatten before it makes the loops whose body is an if
 //      over masked loads (gemm_mfma_f16's tile staging: 1.33x) single
-//      blocks it can take. exec-if-flatten after them (a loop's if merged
-//      first would no longer be a loop exec-loop-flatten knows) puts
-//      consecutive guarded loads in one block, where hoist-guarded-load
-//      overlaps them (matmul_tiled 1.23x, batched_matmul 1.36x).
+//      blocks it can take; exec-if-flatten before it merges the ifs nested
+//      in such a body (conv_bn_relu's row and column bounds) and leaves a
+//      loop's own guard to it. exec-if-flatten also puts consecutive
+//      guarded loads in one block, where hoist-guarded-load overlaps them
+//      (matmul_tiled 1.23x, batched_matmul 1.36x).
 //   1. redundancy-elim: dead writes and duplicate moves removed
 //      give every later pass less to look at and fewer false dependencies.
 //   2. scalarize, pack-f32, mem-widen: they change *which* instructions
@@ -44,8 +45,8 @@ using namespace asmevo;
 std::vector<std::string> asmevo::optimizationPipeline(unsigned Level) {
   static const char *const O1[] = {"relax-waitcnt", "nop-shrink"};
   static const char *const O2[] = {
-      "loop-unroll",     "exec-loop-flatten", "exec-loop-pipeline",
-      "exec-if-flatten", "hoist-guarded-load", "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
+      "loop-unroll",     "exec-if-flatten", "exec-loop-flatten", "exec-loop-pipeline",
+      "hoist-guarded-load", "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
       "schedule-window", "sink-waitcnt", "relax-waitcnt", "nop-shrink",
       "setprio",         "block-layout"};
   std::vector<std::string> Out;
