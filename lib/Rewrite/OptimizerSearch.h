@@ -128,6 +128,9 @@ public:
 private:
   /// The rounds of proposals, up to the decision of every unit.
   llvm::Error search();
+  /// After search(): the kept list of each unit again with the parameter
+  /// variants of variantsOf(), kept when the gate scores one higher.
+  llvm::Error tryVariants();
   struct Proposal {
     size_t Unit;
     std::vector<std::string> Passes;

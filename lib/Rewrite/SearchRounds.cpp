@@ -190,7 +190,7 @@ Error Search::search() {
   }
   prune();
   if (Retry.empty())
-    return Error::success();
+    return tryVariants();
   // Each pass alone, then the accepted ones combined greedily from the
   // best: the pass at fault in the whole pipeline drops out, per unit.
   Ps.clear();
@@ -250,9 +250,51 @@ Error Search::search() {
       }
     prune();
   }
-  return Error::success();
+  return tryVariants();
 }
 
+
+/// Parameter values worth a second candidate on a kept list: four
+/// iterations in flight cost a loop of two trips (gemm_mfma_f16's tile
+/// staging, one element per lane and two per workgroup) two copies' issue
+/// slots under EXEC = 0 for nothing, which two iterations do not; which
+/// loops have few trips is not known statically, so the gate decides.
+static std::vector<std::string> variantsOf(StringRef Pass) {
+  if (Pass == "exec-loop-pipeline")
+    return {"exec-loop-pipeline<depth=2>"};
+  return {};
+}
+
+Error Search::tryVariants() {
+  if (!O.Gate.Spec || !O.TrySubsets)
+    return Error::success();
+  std::vector<Proposal> Ps;
+  for (size_t U = 0; U < Units.size(); ++U) {
+    const Attempt &B = Units[U].Out.Attempts[Units[U].Best];
+    if (!B.Gate.Accepted)
+      continue;
+    for (size_t K = 0; K < B.Passes.size(); ++K)
+      for (const std::string &V : variantsOf(B.Passes[K])) {
+        std::vector<std::string> L = B.Passes;
+        L[K] = V;
+        if (!find(U, L))
+          Ps.push_back({U, L});
+      }
+  }
+  if (Ps.empty())
+    return Error::success();
+  std::vector<Proposal> Tried = Ps;
+  if (Error E = evaluate(std::move(Ps)))
+    return E;
+  for (const Proposal &P : Tried) {
+    UnitState &S = Units[P.Unit];
+    size_t I = *find(P.Unit, P.Passes);
+    if (score(P.Unit, I) > score(P.Unit, S.Best))
+      S.Best = I;
+  }
+  prune();
+  return Error::success();
+}
 
 Error Search::finish() {
   std::vector<size_t> Kept;

@@ -82,10 +82,11 @@ static void tuneOne(std::vector<std::string> &Passes,
 
 static Proposal propose(uint64_t Seed, int64_t Id,
                         ArrayRef<std::string> Pipeline,
+                        ArrayRef<std::string> First,
                         ArrayRef<std::string> Parent,
                         const std::set<std::string> &Active) {
   if (Id == 0)
-    return {"o2", Pipeline.vec()};
+    return {"o2", First.empty() ? Pipeline.vec() : First.vec()};
   uint64_t Key[2] = {Seed, static_cast<uint64_t>(Id)};
   std::mt19937_64 R(xxh3_64bits(ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Key), sizeof(Key))));
@@ -201,6 +202,28 @@ static std::vector<std::string> splitPasses(StringRef S) {
   return V;
 }
 
+Expected<std::vector<std::string>>
+o2KeptPasses(const CodeObject &K0, const EvolveOptions &O,
+             unsigned &Attempts) {
+  OptimizeOptions OO;
+  OO.Passes = O.Pipeline;
+  OO.Lift = O.Lift;
+  OO.Gate = O.Gate;
+  auto M = optimizeCodeObject(K0, OO);
+  if (!M)
+    return M.takeError();
+  Attempts = M->Attempts.size();
+  std::vector<std::string> Kept;
+  for (const UnitOutcome &U : M->Units) {
+    if (!U.changed())
+      continue;
+    if (!Kept.empty() && Kept != U.Passes)
+      return std::vector<std::string>();
+    Kept = U.Passes;
+  }
+  return Kept;
+}
+
 Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
   if (O.Pipeline.empty())
     return createStringError("--evolve: no passes to draw from");
@@ -269,7 +292,7 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
       else
         consumeError(S.takeError());
     }
-    return propose(O.Seed, Id, O.Pipeline, ParentPasses, Active);
+    return propose(O.Seed, Id, O.Pipeline, O.First, ParentPasses, Active);
   };
   auto isDup = [&](StringRef Passes) {
     return any_of(R.All, [&](auto &E) {

@@ -12,6 +12,7 @@
 #include "asmevo/Rewrite/Input.h"
 #include "asmevo/Search/Evolve.h"
 #include "asmevo/Transforms/Pass.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/WithColor.h"
 
@@ -169,6 +170,21 @@ int asmevo::runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
   O.Limits.CPUSeconds = CPULimit;
   O.Limits.MemoryMB = MemoryLimit;
   O.Progress = D.Quiet ? nullptr : &errs();
+  // #0 is what -O2 keeps (its own search, not counted as candidates), so
+  // that the run starts where -O2 ends; a given -passes= list is #0 itself.
+  if (D.Pipeline.empty() || D.Pipeline == "O2") {
+    unsigned Attempts = 0;
+    auto First = o2KeptPasses(K0, O, Attempts);
+    if (!First)
+      return fail(toString(First.takeError()));
+    O.First = std::move(*First);
+    if (O.Progress)
+      *O.Progress << "evolve: #0 is -O2's outcome ("
+                  << (O.First.empty() ? std::string("nothing kept: the -O2 list")
+                                      : join(O.First, ","))
+                  << "; -O2's search judged " << Attempts
+                  << " attempts, not counted as candidates)\n";
+  }
   std::unique_ptr<AgentSource> Agent;
   if (!AgentCommand.empty()) {
     if (Resume)

@@ -47,6 +47,9 @@ struct EvolveOptions {
   unsigned Candidates = 8;
   double TimeBudget = 0; ///< Seconds; 0: none. Ends the run early.
   std::vector<std::string> Pipeline; ///< The passes mutations draw from.
+  /// Candidate #0's list: -O2's outcome on K0 (o2KeptPasses()), so that
+  /// the run starts from what -O2 keeps; empty: Pipeline itself.
+  std::vector<std::string> First;
   LiftOptions Lift;
   GateOptions Gate;
   LineageStore *Store = nullptr;
@@ -81,6 +84,14 @@ struct EvolveResult {
 
 llvm::Expected<EvolveResult> evolve(const CodeObject &K0,
                                     const EvolveOptions &O);
+
+/// What -O2's search (the whole list, then its subsets, then the parameter
+/// variants; optimizeCodeObject) keeps on K0 under O's gate, when every
+/// kernel unit it keeps kept the same list; empty otherwise. Its attempts
+/// are not evolve candidates: the caller reports how many it judged
+/// (\p Attempts).
+llvm::Expected<std::vector<std::string>>
+o2KeptPasses(const CodeObject &K0, const EvolveOptions &O, unsigned &Attempts);
 
 /// The winner's lineage; deterministic (no wall times).
 void printEvolveReport(llvm::raw_ostream &OS, const EvolveResult &R);
