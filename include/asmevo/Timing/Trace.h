@@ -51,6 +51,7 @@ struct WaveTrace {
   std::vector<uint64_t> CurLines;
   uint32_t CurLdsCycles = 0, CurLdsBytes = 0;
   uint8_t CurFlags = 0;
+  bool CurUnsorted = false; ///< CurLines not ascending.
 };
 
 /// One launch as the model sees it.
