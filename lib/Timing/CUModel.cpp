@@ -266,7 +266,7 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   if (Gap <= 0)
     return;
   double Blocked = std::clamp(E - W.Last, 0.0, Gap);
-  PerInst &P = Costs[W.Ev[W.Pos].Index];
+  PerInst &P = Costs[W.Ev[W.Pos].index()];
   P.Cycles += Gap;
   P.Stall[Why] += Blocked;
   double *Slot = nullptr;
@@ -293,7 +293,7 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
     double Stall = Why == RIssue ? 0 : Blocked;
     TL->slice(Id, W.Last, Stall, ReasonKeys[Why], true);
     TL->slice(Id, W.Last + Stall, Gap - Stall,
-              KindNames[unsigned(Insts[W.Ev[W.Pos].Index].K)], false);
+              KindNames[unsigned(Insts[W.Ev[W.Pos].index()].K)], false);
   }
 }
 
@@ -331,7 +331,7 @@ void CUSim::refresh(unsigned Wi) {
     return;
   }
   const TraceEvent &E = W.Ev[W.Pos];
-  const SInst &S = Insts[E.Index];
+  const SInst &S = Insts[E.index()];
   double T0 = W.ReadyAt;
   uint8_t Why = W.ReadyWhy;
   auto Need = [&](double X, uint8_t R) {
@@ -390,7 +390,7 @@ void CUSim::releaseBarrier(GroupState &G, double Now) {
 
 void CUSim::issue(WaveState &W, double Now) {
   const TraceEvent &E = W.Ev[W.Pos++];
-  const SInst &S = Insts[E.Index];
+  const SInst &S = Insts[E.index()];
   // A launch's trace is far larger than the cache and each wave reads its
   // own stretch of it: fetch the events a few lines ahead.
   if (W.Pos + PrefetchEvents < W.NumEv)
@@ -400,7 +400,7 @@ void CUSim::issue(WaveState &W, double Now) {
       E.hasMemory() ? W.T->Memory[W.MemPos++] : NoMemory;
   ++SimdEpoch[W.Simd];
   ++Out.Instructions;
-  ++Costs[E.Index].Issued;
+  ++Costs[E.index()].Issued;
   W.ReadyAt = Now + 1; // one instruction per wave per cycle
   W.ReadyWhy = RIssue;
   double DefReady = Now + C.SaluLatency;
@@ -425,12 +425,12 @@ void CUSim::issue(WaveState &W, double Now) {
     break;
   case Kind::Vmem:
   case Kind::Lds: {
-    bool Store = E.Flags & TraceEvent::Store;
-    if (S.K == Kind::Lds || ((E.Flags & TraceEvent::Lds) &&
-                             !(E.Flags & TraceEvent::Global))) {
-      double Bytes = M.LdsBytes ? M.LdsBytes : 4.0 * E.Lanes;
+    bool Store = E.flags() & TraceEvent::Store;
+    if (S.K == Kind::Lds || ((E.flags() & TraceEvent::Lds) &&
+                             !(E.flags() & TraceEvent::Global))) {
+      double Bytes = M.LdsBytes ? M.LdsBytes : 4.0 * M.Lanes;
       double Ideal = std::ceil(Bytes / C.LdsBytesPerClkPerPort);
-      double Conf = E.LdsCycles;
+      double Conf = M.LdsCycles;
       double Cyc = std::max(Ideal, Conf);
       double Free = Bytes / (C.LdsBanks * C.LdsBankBytes);
       if (Conf > std::ceil(Free))
@@ -468,7 +468,7 @@ void CUSim::issue(WaveState &W, double Now) {
     break;
   }
   case Kind::Branch:
-    if (E.Flags & TraceEvent::Taken) {
+    if (E.flags() & TraceEvent::Taken) {
       W.ReadyAt = Now + C.BranchTakenCycles;
       W.ReadyWhy = RBranch;
     }

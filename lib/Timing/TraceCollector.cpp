@@ -24,8 +24,13 @@ void TraceCollector::beginLaunch(const emu::TraceLaunchInfo &L) {
     T.Sampled.push_back(K * Stride);
     Want[K * Stride] = 1;
   }
+  IsDS.assign(L.Instrs.size(), 0);
+  for (size_t I = 0; I < L.Instrs.size(); ++I)
+    IsDS[I] = L.Instrs[I].F && L.Instrs[I].F->is(ic::DS);
+  if (L.Instrs.size() > TraceEvent::MaxIndex)
+    T.NotModelable = "more instructions than a trace event can index";
   for (const InstrRecord &R : L.Instrs)
-    if (R.F && R.F->is(ic::VMEM) &&
+    if (T.NotModelable.empty() && R.F && R.F->is(ic::VMEM) &&
         ((R.F->TSFlags >> tsflag::IsAtomicRet) & 1)) {
       T.NotModelable = "global atomics that return a value: the time may "
                        "depend on the order of atomics across workgroups "
@@ -64,13 +69,12 @@ void TraceCollector::endWave(void *WP) {
 void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,
                                  uint32_t Next) {
   WaveTrace &W = *static_cast<WaveTrace *>(WP);
-  TraceEvent E;
-  E.Index = Index;
-  E.Lanes = uint8_t(__builtin_popcountll(Exec));
-  E.Flags = W.CurFlags;
+  uint8_t Flags = W.CurFlags;
   if (Next != Index + 1)
-    E.Flags |= TraceEvent::Taken;
-  if (E.hasMemory()) {
+    Flags |= TraceEvent::Taken;
+  if ((Flags & (TraceEvent::Global | TraceEvent::Lds)) ||
+      (Index < IsDS.size() && IsDS[Index])) {
+    Flags |= TraceEvent::Memory;
     MemoryEvent M;
     if (!W.CurLines.empty()) {
       if (W.CurUnsorted)
@@ -84,12 +88,13 @@ void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,
       W.CurLines.clear();
     }
     M.LdsBytes = W.CurLdsBytes;
+    M.LdsCycles = uint16_t(std::min<uint32_t>(W.CurLdsCycles, 65535));
+    M.Lanes = uint8_t(__builtin_popcountll(Exec));
     W.Memory.push_back(M);
   }
-  E.LdsCycles = uint16_t(std::min<uint32_t>(W.CurLdsCycles, 65535));
   W.CurLdsCycles = W.CurLdsBytes = 0;
   W.CurFlags = 0;
-  W.Events.push_back(E);
+  W.Events.push_back(TraceEvent(Index, Flags));
 }
 
 /// LDS: 32 banks of 4 bytes serve 128 bytes per clock; the lanes of an
