@@ -252,7 +252,6 @@ private:
   bool LiveDirty = true;
   unsigned FirstLive = 0;
   std::vector<uint64_t> SimdEpoch; ///< Bumped by every issue on the SIMD.
-  std::vector<uint64_t> PipeEpoch; ///< Bumped when its VALU/MFMA pipes change.
   std::vector<std::vector<unsigned>> SimdLive; ///< Live, by SIMD.
   std::vector<double> MinE; ///< Per SIMD: its waves' earliest cycle.
   std::vector<uint64_t> MinKey, MinGlobal; ///< Epochs MinE was taken at.
@@ -406,13 +405,11 @@ void CUSim::issue(WaveState &W, double Now) {
   double DefReady = Now + C.SaluLatency;
   switch (S.K) {
   case Kind::Valu: {
-    ++PipeEpoch[W.Simd];
     ValuFree[W.Simd] = Now + S.Cycles;
     DefReady = Now + std::max(S.Cycles, C.ValuLatency);
     break;
   }
   case Kind::Mfma:
-    ++PipeEpoch[W.Simd];
     MfmaFree[W.Simd] = Now + S.Cycles;
     ValuFree[W.Simd] = Now + (S.BlocksValu ? S.Cycles : C.MfmaCoIssueCycles);
     DefReady = Now + S.Cycles;
@@ -613,7 +610,6 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   unsigned NS = std::max(1u, unsigned(C.SIMDsPerCU));
   SimdWaves.assign(NS, 0);
   SimdEpoch.assign(NS, 0);
-  PipeEpoch.assign(NS, 0);
   SimdLive.assign(NS, {});
   MinE.assign(NS, Never);
   MinKey.assign(NS, ~uint64_t(0));
