@@ -189,11 +189,33 @@ void traceAccess(Wave &W, const DInst &I, const uint64_t *Addr,
                  const Space *Sp, uint64_t Mask, unsigned Total, bool Write,
                  Space Uniform) {
   uint64_t G = 0, L = 0;
-  for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
-    unsigned Ln = __builtin_ctzll(Bits);
-    Space S = Uniform != Space::Drop ? Uniform : Sp[Ln];
-    G |= uint64_t(S == Space::Global) << Ln;
-    L |= uint64_t(S == Space::LDS) << Ln;
+  if (Uniform == Space::Drop && Mask == ~uint64_t(0)) {
+    // Flat: every lane's space, and a wave's lanes mostly share one; a
+    // plain loop over the 64 lanes instead of a chain of bit scans.
+    unsigned NG = 0, NL = 0;
+    for (unsigned Ln = 0; Ln < 64; ++Ln) {
+      NG += Sp[Ln] == Space::Global;
+      NL += Sp[Ln] == Space::LDS;
+    }
+    if (NG == 64)
+      G = Mask;
+    else if (NL == 64)
+      L = Mask;
+    else
+      for (unsigned Ln = 0; Ln < 64; ++Ln) {
+        G |= uint64_t(Sp[Ln] == Space::Global) << Ln;
+        L |= uint64_t(Sp[Ln] == Space::LDS) << Ln;
+      }
+  } else if (Uniform != Space::Drop) {
+    G = Uniform == Space::Global ? Mask : 0;
+    L = Uniform == Space::LDS ? Mask : 0;
+  } else {
+    for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+      unsigned Ln = __builtin_ctzll(Bits);
+      Space S = Sp[Ln];
+      G |= uint64_t(S == Space::Global) << Ln;
+      L |= uint64_t(S == Space::LDS) << Ln;
+    }
   }
   TraceSink &T = *W.M->Opt.Sink;
   if (G)

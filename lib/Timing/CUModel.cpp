@@ -136,6 +136,8 @@ SInst classify(const InstrRecord &R, const TimingConfig &C) {
 }
 
 constexpr double Never = std::numeric_limits<double>::infinity();
+/// How far ahead of a wave's position its trace is prefetched (events).
+constexpr size_t PrefetchEvents = 32;
 
 enum Reason : uint8_t {
   RIssue, RDep, RPipe, RMem0, RMem1, RMem2, RMem3, RLds, RScalar, RBarrier,
@@ -159,28 +161,27 @@ struct Pending {
   uint8_t Why; ///< Reason when waited on.
 };
 
-/// The fields the arbiter looks at on every step come first, in one cache
-/// line; the rest is touched when the wave issues.
+/// What the arbiter looks at on every step, per wave, 16 bytes apart: the
+/// earliest cycle of the wave's next instruction from the wave's own state
+/// (ReadyAt, operands, s_waitcnt), which changes only when the wave issues
+/// or its group passes a barrier, so it is computed then (refresh()), not
+/// on every look. A VALU or MFMA instruction also waits for its SIMD's
+/// pipes, which change on most steps: raised to them when looked at.
+struct HotWave {
+  double Own = Never; ///< Never: done, at a barrier or out of events.
+  uint8_t Why = RBarrier;
+  uint8_t Pipes = 0; ///< 1: VALU pipe, 2: VALU and MFMA pipes.
+  uint8_t Cat = CatNone; ///< Issue category of the next instruction.
+};
+
+/// The fields looked at when the wave issues come first.
 struct alignas(64) WaveState {
   // T->Events, without going through T on every look at the wave.
   const TraceEvent *Ev = nullptr;
   size_t NumEv = 0;
   size_t Pos = 0;
-  // earliest() of this wave, valid while nothing it depends on changed:
-  // the wave's own state changes only when it issues (CacheValid), its
-  // SIMD's VALU/MFMA pipes when a wave of that SIMD issues there
-  // (PipeEpoch; only a VALU or MFMA instruction waits for them), other
-  // waves' barriers and dispatches bump GlobalEpoch. Most waves are not
-  // re-examined on most cycles.
-  uint64_t CachedPipeEpoch = 0, CachedGlobalEpoch = 0;
-  std::pair<double, uint8_t> Cached;
   unsigned Simd = 0;
-  bool CacheValid = false, CacheUsesPipes = false;
   bool AtBarrier = false, Done = false;
-  bool OwnIsMfma = false;
-  uint8_t OwnWhy = RIssue;
-  /// computeEarliest() before the pipes (VALU/MFMA): ReadyAt and operands.
-  double OwnT0 = 0;
   const WaveTrace *T = nullptr;
   size_t MemPos = 0; ///< Into T->Memory: the next event with memory.
   unsigned Group = 0; ///< Index into the groups in flight.
@@ -215,10 +216,12 @@ public:
   void run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit = 0);
 
 private:
-  std::pair<double, uint8_t> earliest(WaveState &W);
-  std::pair<double, uint8_t> computeEarliest(WaveState &W);
-  std::pair<double, uint8_t> withPipes(const WaveState &W, double T0,
-                                       uint8_t Why);
+  /// Earliest cycle of wave \p H (on SIMD \p Sm) and why not before.
+  std::pair<double, uint8_t> earliest(const HotWave &H, unsigned Sm) const;
+  /// The cycle alone, for the SIMD's minimum.
+  double earliestCycle(const HotWave &H, unsigned Sm) const;
+  /// Hot[Wi] from the wave's state, after the wave changed.
+  void refresh(unsigned Wi);
   void issue(WaveState &W, double Now);
   bool tryDispatch(double Now);
   void releaseBarrier(GroupState &G, double Now);
@@ -231,6 +234,7 @@ private:
   Timeline *TL; ///< Optional: what --timeline writes.
   std::vector<SInst> Insts;
   std::vector<WaveState> Waves;
+  std::vector<HotWave> Hot; ///< By wave, as Waves.
   std::vector<GroupState> Groups;
   std::vector<std::vector<const WaveTrace *>> ByGroup; ///< Sample order.
   size_t NextGroup = 0;
@@ -250,12 +254,11 @@ private:
   bool LiveDirty = true;
   unsigned FirstLive = 0;
   std::vector<uint64_t> SimdEpoch; ///< Bumped by every issue on the SIMD.
-  std::vector<uint64_t> PipeEpoch; ///< Bumped when its VALU/MFMA pipes change.
   std::vector<std::vector<unsigned>> SimdLive; ///< Live, by SIMD.
   std::vector<double> MinE; ///< Per SIMD: its waves' earliest cycle.
   std::vector<uint64_t> MinKey, MinGlobal; ///< Epochs MinE was taken at.
   uint64_t GlobalEpoch = 0;
-  std::vector<Pending> Scratch; ///< computeEarliest's lgkm copy.
+  std::vector<Pending> Scratch; ///< refresh()'s lgkm copy.
   unsigned NumDenseSlots = 0;
 };
 
@@ -264,7 +267,7 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
   if (Gap <= 0)
     return;
   double Blocked = std::clamp(E - W.Last, 0.0, Gap);
-  PerInst &P = Costs[W.Ev[W.Pos].Index];
+  PerInst &P = Costs[W.Ev[W.Pos].index()];
   P.Cycles += Gap;
   P.Stall[Why] += Blocked;
   double *Slot = nullptr;
@@ -291,52 +294,45 @@ void CUSim::account(WaveState &W, double Now, double E, uint8_t Why) {
     double Stall = Why == RIssue ? 0 : Blocked;
     TL->slice(Id, W.Last, Stall, ReasonKeys[Why], true);
     TL->slice(Id, W.Last + Stall, Gap - Stall,
-              KindNames[unsigned(Insts[W.Ev[W.Pos].Index].K)], false);
+              KindNames[unsigned(Insts[W.Ev[W.Pos].index()].K)], false);
   }
 }
 
-inline std::pair<double, uint8_t> CUSim::earliest(WaveState &W) {
-  if (LLVM_UNLIKELY(!W.CacheValid || W.CachedGlobalEpoch != GlobalEpoch)) {
-    W.Cached = computeEarliest(W);
-    W.CacheValid = true;
-    W.CacheUsesPipes = false;
-    // At a barrier: Never until the release, which bumps GlobalEpoch.
-    if (!W.Done && !W.AtBarrier && W.Pos < W.NumEv) {
-      Kind K = Insts[W.Ev[W.Pos].Index].K;
-      W.CacheUsesPipes = K == Kind::Valu || K == Kind::Mfma;
+/// The VALU pipe, then the MFMA pipe, as the issue rules check them: a
+/// later, equal cycle does not change the reason.
+inline std::pair<double, uint8_t> CUSim::earliest(const HotWave &H,
+                                                  unsigned Sm) const {
+  double T0 = H.Own;
+  uint8_t Why = H.Why;
+  if (H.Pipes) {
+    if (ValuFree[Sm] > T0) {
+      T0 = ValuFree[Sm];
+      Why = RPipe;
     }
-    W.CachedPipeEpoch = PipeEpoch[W.Simd];
-    W.CachedGlobalEpoch = GlobalEpoch;
-  } else if (W.CacheUsesPipes && W.CachedPipeEpoch != PipeEpoch[W.Simd]) {
-    // Only the SIMD's pipes changed: the wave's own part still holds.
-    W.Cached = withPipes(W, W.OwnT0, W.OwnWhy);
-    W.CachedPipeEpoch = PipeEpoch[W.Simd];
-  }
-  return W.Cached;
-}
-
-/// \p T0 / \p Why (the wave's own part) raised to the SIMD's VALU/MFMA
-/// pipes for a VALU or MFMA instruction, in computeEarliest's order.
-inline std::pair<double, uint8_t> CUSim::withPipes(const WaveState &W,
-                                                   double T0, uint8_t Why) {
-  if (ValuFree[W.Simd] > T0) {
-    T0 = ValuFree[W.Simd];
-    Why = RPipe;
-  }
-  if (W.OwnIsMfma && MfmaFree[W.Simd] > T0) {
-    T0 = MfmaFree[W.Simd];
-    Why = RPipe;
+    if (H.Pipes == 2 && MfmaFree[Sm] > T0) {
+      T0 = MfmaFree[Sm];
+      Why = RPipe;
+    }
   }
   return {T0, Why};
 }
 
-/// Earliest cycle the wave's next instruction can issue, and why not
-/// before.
-std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
-  if (W.Done || W.AtBarrier || W.Pos >= W.NumEv)
-    return {Never, RBarrier};
+inline double CUSim::earliestCycle(const HotWave &H, unsigned Sm) const {
+  if (!H.Pipes)
+    return H.Own;
+  double P = H.Pipes == 2 ? std::max(ValuFree[Sm], MfmaFree[Sm]) : ValuFree[Sm];
+  return std::max(H.Own, P);
+}
+
+void CUSim::refresh(unsigned Wi) {
+  WaveState &W = Waves[Wi];
+  HotWave &H = Hot[Wi];
+  if (W.Done || W.AtBarrier || W.Pos >= W.NumEv) {
+    H = HotWave();
+    return;
+  }
   const TraceEvent &E = W.Ev[W.Pos];
-  const SInst &S = Insts[E.Index];
+  const SInst &S = Insts[E.index()];
   double T0 = W.ReadyAt;
   uint8_t Why = W.ReadyWhy;
   auto Need = [&](double X, uint8_t R) {
@@ -347,12 +343,6 @@ std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
   };
   for (uint16_t U : S.Uses)
     Need(W.Reg[U], RDep);
-  if (S.K == Kind::Valu || S.K == Kind::Mfma) {
-    W.OwnT0 = T0;
-    W.OwnWhy = Why;
-    W.OwnIsMfma = S.K == Kind::Mfma;
-    return withPipes(W, T0, Why);
-  }
   if (S.K == Kind::Waitcnt) {
     WaitcntValue V = WaitcntValue::decode(uint64_t(S.Imm));
     if (W.Vm.size() - W.VmHead > V.VM) {
@@ -370,7 +360,10 @@ std::pair<double, uint8_t> CUSim::computeEarliest(WaveState &W) {
       Need(Tmp[K].T, Tmp[K].Why);
     }
   }
-  return {T0, Why};
+  H.Own = T0;
+  H.Why = Why;
+  H.Pipes = S.K == Kind::Mfma ? 2 : S.K == Kind::Valu ? 1 : 0;
+  H.Cat = S.C;
 }
 
 void CUSim::releaseBarrier(GroupState &G, double Now) {
@@ -392,31 +385,33 @@ void CUSim::releaseBarrier(GroupState &G, double Now) {
     X.AtBarrier = false;
     X.ReadyAt = Now + C.BarrierCycles;
     X.ReadyWhy = RBarrier;
+    refresh(Wi);
   }
 }
 
 void CUSim::issue(WaveState &W, double Now) {
   const TraceEvent &E = W.Ev[W.Pos++];
-  const SInst &S = Insts[E.Index];
+  const SInst &S = Insts[E.index()];
+  // A launch's trace is far larger than the cache and each wave reads its
+  // own stretch of it: fetch the events a few lines ahead.
+  if (W.Pos + PrefetchEvents < W.NumEv)
+    __builtin_prefetch(W.Ev + W.Pos + PrefetchEvents);
   static const MemoryEvent NoMemory;
   const MemoryEvent &M =
       E.hasMemory() ? W.T->Memory[W.MemPos++] : NoMemory;
   ++SimdEpoch[W.Simd];
-  W.CacheValid = false;
   ++Out.Instructions;
-  ++Costs[E.Index].Issued;
+  ++Costs[E.index()].Issued;
   W.ReadyAt = Now + 1; // one instruction per wave per cycle
   W.ReadyWhy = RIssue;
   double DefReady = Now + C.SaluLatency;
   switch (S.K) {
   case Kind::Valu: {
-    ++PipeEpoch[W.Simd];
     ValuFree[W.Simd] = Now + S.Cycles;
     DefReady = Now + std::max(S.Cycles, C.ValuLatency);
     break;
   }
   case Kind::Mfma:
-    ++PipeEpoch[W.Simd];
     MfmaFree[W.Simd] = Now + S.Cycles;
     ValuFree[W.Simd] = Now + (S.BlocksValu ? S.Cycles : C.MfmaCoIssueCycles);
     DefReady = Now + S.Cycles;
@@ -429,12 +424,12 @@ void CUSim::issue(WaveState &W, double Now) {
     break;
   case Kind::Vmem:
   case Kind::Lds: {
-    bool Store = E.Flags & TraceEvent::Store;
-    if (S.K == Kind::Lds || ((E.Flags & TraceEvent::Lds) &&
-                             !(E.Flags & TraceEvent::Global))) {
-      double Bytes = M.LdsBytes ? M.LdsBytes : 4.0 * E.Lanes;
+    bool Store = E.flags() & TraceEvent::Store;
+    if (S.K == Kind::Lds || ((E.flags() & TraceEvent::Lds) &&
+                             !(E.flags() & TraceEvent::Global))) {
+      double Bytes = M.LdsBytes ? M.LdsBytes : 4.0 * M.Lanes;
       double Ideal = std::ceil(Bytes / C.LdsBytesPerClkPerPort);
-      double Conf = E.LdsCycles;
+      double Conf = M.LdsCycles;
       double Cyc = std::max(Ideal, Conf);
       double Free = Bytes / (C.LdsBanks * C.LdsBankBytes);
       if (Conf > std::ceil(Free))
@@ -473,7 +468,7 @@ void CUSim::issue(WaveState &W, double Now) {
     break;
   }
   case Kind::Branch:
-    if (E.Flags & TraceEvent::Taken) {
+    if (E.flags() & TraceEvent::Taken) {
       W.ReadyAt = Now + C.BranchTakenCycles;
       W.ReadyWhy = RBranch;
     }
@@ -524,6 +519,7 @@ void CUSim::issue(WaveState &W, double Now) {
     else
       releaseBarrier(G, Now); // an ended wave counts as arrived
   }
+  refresh(unsigned(&W - Waves.data()));
 }
 
 bool CUSim::tryDispatch(double Now) {
@@ -561,6 +557,8 @@ bool CUSim::tryDispatch(double Now) {
         TL->wave(unsigned(Waves.size()), Pick[K], W.T->Group, W.T->Wave);
       G.Waves.push_back(unsigned(Waves.size()));
       Waves.push_back(std::move(W));
+      Hot.emplace_back();
+      refresh(unsigned(Waves.size() - 1));
     }
     G.Live = unsigned(WS.size());
     Groups.push_back(std::move(G));
@@ -615,7 +613,6 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   unsigned NS = std::max(1u, unsigned(C.SIMDsPerCU));
   SimdWaves.assign(NS, 0);
   SimdEpoch.assign(NS, 0);
-  PipeEpoch.assign(NS, 0);
   SimdLive.assign(NS, {});
   MinE.assign(NS, Never);
   MinKey.assign(NS, ~uint64_t(0));
@@ -626,6 +623,7 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
   SlotLimit = WavesPerSIMD;
   MaxGroups = std::max(1u, GroupsPerCU);
   Waves.reserve(ByGroup.size() * 16 + 16);
+  Hot.reserve(Waves.capacity());
   double Now = 0;
   tryDispatch(Now);
   bool Oldest = C.ArbiterOldestFirst >= 0.5;
@@ -661,7 +659,7 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
       if (MinKey[Sm] != SimdEpoch[Sm] || MinGlobal[Sm] != GlobalEpoch) {
         double M = Never;
         for (unsigned Wi : SimdLive[Sm])
-          M = std::min(M, earliest(Waves[Wi]).first);
+          M = std::min(M, earliestCycle(Hot[Wi], Sm));
         MinE[Sm] = M;
         MinKey[Sm] = SimdEpoch[Sm];
         MinGlobal[Sm] = GlobalEpoch;
@@ -712,20 +710,34 @@ void CUSim::run(unsigned WavesPerSIMD, unsigned GroupsPerCU, size_t Limit) {
       Order = &Cand;
     }
     uint8_t Used = 0;
+    // The SIMD's next minimum, taken on the way: its waves' own parts
+    // after this step, by the pipes they wait for (the minimum of a
+    // maximum with the pipes is the maximum of the minimum), so that the
+    // next step need not look at them all again.
+    double OwnMin[3] = {Never, Never, Never};
+    uint64_t Epoch0 = GlobalEpoch;
     for (unsigned Wi : *Order) {
-      WaveState &W = Waves[Wi];
-      if (W.Done || W.Pos >= W.NumEv)
-        continue;
-      auto [E, Why] = earliest(W);
-      if (E > Now)
-        continue;
-      const SInst &S = Insts[W.Ev[W.Pos].Index];
-      if (S.C & Used)
-        continue;
-      Used |= S.C;
-      account(W, Now, E, Why);
-      W.Last = Now;
-      issue(W, Now);
+      // Done and out-of-events waves are Never.
+      const HotWave &H = Hot[Wi];
+      auto [E, Why] = earliest(H, BestSimd);
+      if (E <= Now && !(H.Cat & Used)) {
+        Used |= H.Cat;
+        WaveState &W = Waves[Wi];
+        account(W, Now, E, Why);
+        W.Last = Now;
+        issue(W, Now); // refreshes H
+      }
+      OwnMin[H.Pipes] = std::min(OwnMin[H.Pipes], H.Own);
+    }
+    // A barrier released in the step changed waves already looked at;
+    // a wave that ended rebuilds the lists.
+    if (GlobalEpoch == Epoch0 && !LiveDirty) {
+      double VF = ValuFree[BestSimd];
+      double MF = std::max(VF, MfmaFree[BestSimd]);
+      MinE[BestSimd] = std::min(
+          {OwnMin[0], std::max(OwnMin[1], VF), std::max(OwnMin[2], MF)});
+      MinKey[BestSimd] = SimdEpoch[BestSimd];
+      MinGlobal[BestSimd] = GlobalEpoch;
     }
     if (GroupsLive < MaxGroups && NextGroup < ByGroup.size())
       tryDispatch(Now + 1);

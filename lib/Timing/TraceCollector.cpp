@@ -26,8 +26,13 @@ void TraceCollector::beginLaunch(const emu::TraceLaunchInfo &L) {
     Want[K * Stride] = 1;
   }
   planSharers(C, T, Want);
+  IsDS.assign(L.Instrs.size(), 0);
+  for (size_t I = 0; I < L.Instrs.size(); ++I)
+    IsDS[I] = L.Instrs[I].F && L.Instrs[I].F->is(ic::DS);
+  if (L.Instrs.size() > TraceEvent::MaxIndex)
+    T.NotModelable = "more instructions than a trace event can index";
   for (const InstrRecord &R : L.Instrs)
-    if (R.F && R.F->is(ic::VMEM) &&
+    if (T.NotModelable.empty() && R.F && R.F->is(ic::VMEM) &&
         ((R.F->TSFlags >> tsflag::IsAtomicRet) & 1)) {
       T.NotModelable = "global atomics that return a value: the time may "
                        "depend on the order of atomics across workgroups "
@@ -84,16 +89,17 @@ void TraceCollector::endLaunch() {
 void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,
                                  uint32_t Next) {
   WaveTrace &W = *static_cast<WaveTrace *>(WP);
-  TraceEvent E;
-  E.Index = Index;
-  E.Lanes = uint8_t(__builtin_popcountll(Exec));
-  E.Flags = W.CurFlags;
+  uint8_t Flags = W.CurFlags;
   if (Next != Index + 1)
-    E.Flags |= TraceEvent::Taken;
-  if (E.hasMemory()) {
+    Flags |= TraceEvent::Taken;
+  if ((Flags & (TraceEvent::Global | TraceEvent::Lds)) ||
+      (Index < IsDS.size() && IsDS[Index])) {
+    Flags |= TraceEvent::Memory;
     MemoryEvent M;
     if (!W.CurLines.empty()) {
-      std::sort(W.CurLines.begin(), W.CurLines.end());
+      if (W.CurUnsorted)
+        std::sort(W.CurLines.begin(), W.CurLines.end());
+      W.CurUnsorted = false;
       W.CurLines.erase(std::unique(W.CurLines.begin(), W.CurLines.end()),
                        W.CurLines.end());
       M.LineBegin = uint32_t(W.Lines.size());
@@ -102,12 +108,13 @@ void TraceCollector::instruction(void *WP, uint32_t Index, uint64_t Exec,
       W.CurLines.clear();
     }
     M.LdsBytes = W.CurLdsBytes;
+    M.LdsCycles = uint16_t(std::min<uint32_t>(W.CurLdsCycles, 65535));
+    M.Lanes = uint8_t(__builtin_popcountll(Exec));
     W.Memory.push_back(M);
   }
-  E.LdsCycles = uint16_t(std::min<uint32_t>(W.CurLdsCycles, 65535));
   W.CurLdsCycles = W.CurLdsBytes = 0;
   W.CurFlags = 0;
-  W.Events.push_back(E);
+  W.Events.push_back(TraceEvent(Index, Flags));
 }
 
 /// LDS: 32 banks of 4 bytes serve 128 bytes per clock; the lanes of an
@@ -214,11 +221,44 @@ void TraceCollector::memory(void *WP, uint32_t Index, const uint64_t *Addr,
   if (isPowerOf2_64(LB)) {
     // The usual case, without a 64-bit division per lane.
     unsigned Sh = Log2_64(LB);
+    if (!Mask)
+      return;
+    // A coalesced access spans one or two lines: then the lines of its
+    // lowest and highest addresses are all it touches, found in one pass
+    // without a list entry per lane.
+    uint64_t Lo = ~uint64_t(0), Hi = 0;
+    if (Mask == ~uint64_t(0)) {
+      // Every lane: a loop without the chain of bit scans.
+      for (unsigned L = 0; L < 64; ++L) {
+        Lo = std::min(Lo, Addr[L]);
+        Hi = std::max(Hi, Addr[L]);
+      }
+    } else {
+      for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
+        uint64_t A = Addr[__builtin_ctzll(Bits)];
+        Lo = std::min(Lo, A);
+        Hi = std::max(Hi, A);
+      }
+    }
+    uint64_t First = Lo >> Sh, Last = (Hi + Bytes - 1) >> Sh;
+    if (Last - First <= 1) {
+      if (!W.CurLines.empty() && W.CurLines.back() > First)
+        W.CurUnsorted = true;
+      W.CurLines.push_back(First);
+      if (Last != First)
+        W.CurLines.push_back(Last);
+      return;
+    }
+    // Lanes mostly run up or down a strided column: note whether the list
+    // stays ascending, so that instruction() need not sort it.
     for (uint64_t Bits = Mask; Bits; Bits &= Bits - 1) {
       uint64_t A = Addr[__builtin_ctzll(Bits)];
       uint64_t L0 = A >> Sh, L1 = (A + Bytes - 1) >> Sh;
-      if (W.CurLines.empty() || W.CurLines.back() != L0)
+      if (W.CurLines.empty() || W.CurLines.back() != L0) {
+        if (!W.CurLines.empty() && W.CurLines.back() > L0)
+          W.CurUnsorted = true;
         W.CurLines.push_back(L0);
+      }
       if (L1 != L0)
         W.CurLines.push_back(L1);
     }
@@ -231,7 +271,10 @@ void TraceCollector::memory(void *WP, uint32_t Index, const uint64_t *Addr,
     uint64_t A = Addr[__builtin_ctzll(Bits)];
     uint64_t L0 = A / LB, L1 = (A + Bytes - 1) / LB;
     for (uint64_t L = L0; L <= L1 && L <= L0 + 1; ++L)
-      if (W.CurLines.empty() || W.CurLines.back() != L)
+      if (W.CurLines.empty() || W.CurLines.back() != L) {
+        if (!W.CurLines.empty() && W.CurLines.back() > L)
+          W.CurUnsorted = true;
         W.CurLines.push_back(L);
+      }
   }
 }

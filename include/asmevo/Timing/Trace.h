@@ -22,23 +22,35 @@
 namespace asmevo {
 namespace timing {
 
+/// One executed instruction in 4 bytes: its index and flags. A launch's
+/// trace is held in memory, and on a virtual machine touching fresh pages
+/// costs more than filling them; the simulation reads every event.
 struct TraceEvent {
-  enum : uint8_t { Taken = 1, Global = 2, Lds = 4, Store = 8 };
-  uint32_t Index = 0;     ///< Instruction index (InstrRecord table).
-  uint8_t Lanes = 0;      ///< Active lanes (EXEC popcount).
-  uint8_t Flags = 0;
-  uint16_t LdsCycles = 0; ///< Bank-conflict cycles of the LDS access.
-  bool hasMemory() const { return Flags & (Global | Lds); }
+  enum : uint8_t { Taken = 1, Global = 2, Lds = 4, Store = 8, Memory = 16 };
+  static constexpr unsigned FlagBits = 5;
+  /// Instruction indices the event can hold (a launch with more is not
+  /// modelled).
+  static constexpr uint32_t MaxIndex = ~uint32_t(0) >> FlagBits;
+  uint32_t Bits = 0;
+  TraceEvent() = default;
+  TraceEvent(uint32_t Index, uint8_t Flags)
+      : Bits(Index << FlagBits | Flags) {}
+  /// Instruction index (InstrRecord table).
+  uint32_t index() const { return Bits >> FlagBits; }
+  uint8_t flags() const { return uint8_t(Bits & ((1u << FlagBits) - 1)); }
+  /// A MemoryEvent goes with it: the instruction accessed memory, or is
+  /// an LDS instruction (whose time needs its active lanes).
+  bool hasMemory() const { return Bits & Memory; }
 };
 
 /// What a memory event moved: one per TraceEvent with hasMemory(), in the
-/// same order (kept apart so that the many other events stay 8 bytes: a
-/// launch's trace is held in memory, and on a virtual machine touching
-/// fresh pages costs more than filling them).
+/// same order (kept apart so that the many other events stay small).
 struct MemoryEvent {
   uint32_t LdsBytes = 0;  ///< Bytes an LDS access moves.
   uint32_t LineBegin = 0; ///< Into WaveTrace::Lines.
   uint32_t NumLines = 0;
+  uint16_t LdsCycles = 0; ///< Bank-conflict cycles of the LDS access.
+  uint8_t Lanes = 0;      ///< Active lanes (EXEC popcount).
 };
 
 struct WaveTrace {
@@ -51,6 +63,7 @@ struct WaveTrace {
   std::vector<uint64_t> CurLines;
   uint32_t CurLdsCycles = 0, CurLdsBytes = 0;
   uint8_t CurFlags = 0;
+  bool CurUnsorted = false; ///< CurLines not ascending.
 };
 
 /// What workgroups on the other CUs of the modelled CU's XCD touch while
@@ -119,6 +132,7 @@ private:
   std::vector<uint8_t> Want;
   std::vector<std::unique_ptr<WaveTrace>> SharerWaves; ///< Running.
   std::vector<std::pair<uint64_t, uint64_t>> SharerLines; ///< Line, group.
+  std::vector<uint8_t> IsDS; ///< Per instruction of the current launch.
   // The largest finished wave of the launch: a new wave reserves that much
   // up front (waves of one kernel are mostly alike), so its trace does not
   // grow by reallocation; reserved pages never written cost nothing.
