@@ -80,6 +80,19 @@ private:
   }
   std::optional<Loop> match(MachineBasicBlock &H) const;
   std::optional<Loop> matchIf(MachineBasicBlock &H) const;
+  /// H ending in sS = s_and_saveexec_b64 sC ; s_cbranch_execz T, falling
+  /// through to B: fills Lp's H, SkipH, L (= T) and B.
+  bool matchGuard(MachineBasicBlock &H, Loop &Lp, MachineInstr *&Save,
+                  Register &SS) const;
+  /// s_or_b64 exec, exec, \p S (either order).
+  bool isRestore(const MachineInstr &MI, Register S) const {
+    if (!isOp(nameOf(MI), "S_OR_B64") || MI.getNumExplicitOperands() < 3 ||
+        !isExec(MI.getOperand(0)))
+      return false;
+    const MachineOperand &A = MI.getOperand(1), &B = MI.getOperand(2);
+    return A.isReg() && B.isReg() &&
+           ((isExec(A) && B.getReg() == S) || (isExec(B) && A.getReg() == S));
+  }
   /// The guard block H, its skip branch and save register, and the body
   /// B after it, when B is lane-masked work with dead scalar writes at
   /// \p Join.
@@ -159,28 +172,36 @@ bool Flattener::masked(const MachineInstr &MI) const {
   return true;
 }
 
-std::optional<Flattener::Loop>
-Flattener::match(MachineBasicBlock &H) const {
-  Loop Lp;
+bool Flattener::matchGuard(MachineBasicBlock &H, Loop &Lp, MachineInstr *&Save,
+                           Register &SS) const {
   Lp.H = &H;
   std::vector<MachineInstr *> IH = instrs(H);
   if (IH.size() < 2 || Pinned.count(&H))
-    return std::nullopt;
-  // H: ... ; sS = s_and_saveexec_b64 sC ; s_cbranch_execz L
-  MachineInstr *Save = IH[IH.size() - 2];
+    return false;
+  Save = IH[IH.size() - 2];
   Lp.SkipH = IH.back();
   if (!isOp(nameOf(*Lp.SkipH), "S_CBRANCH_EXECZ") ||
       !Lp.SkipH->getOperand(0).isMBB() ||
       !isOp(nameOf(*Save), "S_AND_SAVEEXEC_B64") ||
       !Save->getOperand(0).isReg())
-    return std::nullopt;
-  Register SS = Save->getOperand(0).getReg();
+    return false;
+  SS = Save->getOperand(0).getReg();
   Lp.L = Lp.SkipH->getOperand(0).getMBB();
   Lp.B = H.getNextNode();
+  return Lp.B && Lp.B != Lp.L && Lp.L != &H && !Pinned.count(Lp.B) &&
+         !Pinned.count(Lp.L) && H.succ_size() == 2 && H.isSuccessor(Lp.L) &&
+         H.isSuccessor(Lp.B);
+}
+
+std::optional<Flattener::Loop>
+Flattener::match(MachineBasicBlock &H) const {
+  Loop Lp;
+  MachineInstr *Save = nullptr;
+  Register SS;
+  if (!matchGuard(H, Lp, Save, SS))
+    return std::nullopt;
   MachineBasicBlock *L = Lp.L, *B = Lp.B;
-  if (!B || B == L || L == &H || Pinned.count(B) || Pinned.count(L) ||
-      L->getNextNode() != &H || H.succ_size() != 2 || !H.isSuccessor(L) ||
-      !H.isSuccessor(B))
+  if (L->getNextNode() != &H)
     return std::nullopt;
   // B: lane-masked work ; s_branch L, reached from H only.
   std::vector<MachineInstr *> IB = instrs(*B);
@@ -198,12 +219,7 @@ Flattener::match(MachineBasicBlock &H) const {
       !L->isPredecessor(B) || L->succ_size() != 2 || !L->isSuccessor(&H))
     return std::nullopt;
   MachineInstr &Restore = *IL.front();
-  if (!isOp(nameOf(Restore), "S_OR_B64") ||
-      Restore.getNumExplicitOperands() < 3 || !isExec(Restore.getOperand(0)))
-    return std::nullopt;
-  const MachineOperand &R1 = Restore.getOperand(1), &R2 = Restore.getOperand(2);
-  if (!R1.isReg() || !R2.isReg() ||
-      !((isExec(R1) && R2.getReg() == SS) || (isExec(R2) && R1.getReg() == SS)))
+  if (!isRestore(Restore, SS))
     return std::nullopt;
   Lp.TermL = IL.back();
   MachineInstr &Andn2 = *IL[IL.size() - 2];
@@ -242,12 +258,7 @@ bool Flattener::bodySafe(ArrayRef<MachineInstr *> IB, size_t N,
       const MachineInstr &MI = *IB[I];
       if (isOp(nameOf(MI), "S_AND_SAVEEXEC_B64") && MI.getOperand(0).isReg()) {
         Open.push_back(MI.getOperand(0).getReg());
-      } else if (!Open.empty() && MI.getNumExplicitOperands() >= 3 &&
-                 MI.getOperand(1).isReg() && MI.getOperand(2).isReg() &&
-                 ((isExec(MI.getOperand(1)) &&
-                   MI.getOperand(2).getReg() == Open.back()) ||
-                  (isExec(MI.getOperand(2)) &&
-                   MI.getOperand(1).getReg() == Open.back()))) {
+      } else if (!Open.empty() && isRestore(MI, Open.back())) {
         Open.pop_back();
       } else {
         return false;
@@ -274,24 +285,11 @@ std::optional<Flattener::Loop>
 Flattener::matchIf(MachineBasicBlock &H) const {
   Loop Lp;
   Lp.If = true;
-  Lp.H = &H;
-  std::vector<MachineInstr *> IH = instrs(H);
-  if (IH.size() < 2 || Pinned.count(&H))
+  MachineInstr *Save = nullptr;
+  Register SS;
+  if (!matchGuard(H, Lp, Save, SS))
     return std::nullopt;
-  // H: ... ; sS = s_and_saveexec_b64 sC ; s_cbranch_execz J
-  MachineInstr *Save = IH[IH.size() - 2];
-  Lp.SkipH = IH.back();
-  if (!isOp(nameOf(*Lp.SkipH), "S_CBRANCH_EXECZ") ||
-      !Lp.SkipH->getOperand(0).isMBB() ||
-      !isOp(nameOf(*Save), "S_AND_SAVEEXEC_B64") ||
-      !Save->getOperand(0).isReg())
-    return std::nullopt;
-  Register SS = Save->getOperand(0).getReg();
-  MachineBasicBlock *J = Lp.L = Lp.SkipH->getOperand(0).getMBB();
-  MachineBasicBlock *B = Lp.B = H.getNextNode();
-  if (!B || B == J || J == &H || Pinned.count(B) || Pinned.count(J) ||
-      H.succ_size() != 2 || !H.isSuccessor(J) || !H.isSuccessor(B))
-    return std::nullopt;
+  MachineBasicBlock *J = Lp.L, *B = Lp.B;
   // B: lane-masked work, reached from H only, then J (by s_branch or by
   // falling through).
   std::vector<MachineInstr *> IB = instrs(*B);
@@ -313,12 +311,7 @@ Flattener::matchIf(MachineBasicBlock &H) const {
       !J->isPredecessor(B) || J->isSuccessor(J))
     return std::nullopt;
   MachineInstr &Restore = *IJ.front();
-  if (!isOp(nameOf(Restore), "S_OR_B64") ||
-      Restore.getNumExplicitOperands() < 3 || !isExec(Restore.getOperand(0)))
-    return std::nullopt;
-  const MachineOperand &R1 = Restore.getOperand(1), &R2 = Restore.getOperand(2);
-  if (!R1.isReg() || !R2.isReg() ||
-      !((isExec(R1) && R2.getReg() == SS) || (isExec(R2) && R1.getReg() == SS)))
+  if (!isRestore(Restore, SS))
     return std::nullopt;
   // A J that leaves on EXEC = 0 and falls back into H is the latch of an
   // exec loop: exec-loop-flatten's.
