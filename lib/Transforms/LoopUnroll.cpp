@@ -225,6 +225,12 @@ private:
                     std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
                     ArrayRef<unsigned> Saves, ArrayRef<unsigned> Spare);
   bool runExec();
+  bool writesExecReg(const MachineInstr &MI) const {
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() && isExecReg(MO.getReg()))
+        return true;
+    return false;
+  }
   bool isExecReg(Register R) const {
     StringRef N = MRI.getName(R);
     return N == "EXEC" || N == "EXEC_LO" || N == "EXEC_HI";
@@ -458,9 +464,81 @@ void Unroller::rename(
   }
   // Partial writes (a 16-bit half, an SDWA or D16 destination, one lane)
   // keep the rest of the register: they read it too.
+  auto NamePartial = [&](const MachineInstr &MI) {
+    StringRef N = nameOf(MI);
+    if (N.contains("_sdwa") || N.contains("WRITELANE") || N.contains("D16"))
+      return true;
+    return N.contains("16") && !N.contains("PK_") && !N.contains("MFMA");
+  };
+  // A write under a narrowed EXEC keeps the masked-off lanes' old values;
+  // those matter only if something reads the VGPR after the region closes
+  // before an unguarded write of it (or the next copy or the exit may):
+  // only then does the write read the old value. (An address pair's high
+  // half that only the guarded load reads is a plain write.)
+  auto VUnits = [&](const MachineInstr &MI, bool Defs) {
+    SmallVector<unsigned, 8> Out;
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isReg() && MO.getReg() && MO.isDef() == Defs)
+        if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+          for (unsigned U = V->First; U < V->First + V->Count; ++U)
+            Out.push_back(U);
+    return Out;
+  };
+  std::vector<size_t> RegionEnd(Copy.size(), Copy.size());
+  {
+    SmallVector<size_t, 2> Stack;
+    for (size_t I = 0; I < Copy.size(); ++I) {
+      if (isSave(*Copy[I])) {
+        Stack.push_back(I);
+      } else if (!Stack.empty() && writesExecReg(*Copy[I])) {
+        for (size_t K = Stack.back() + 1; K < I; ++K)
+          if (RegionEnd[K] == Copy.size())
+            RegionEnd[K] = I;
+        Stack.pop_back();
+      }
+    }
+  }
+  std::vector<bool> ReadUnguardedFirst(NumVGPRs), DefUnguarded(NumVGPRs);
+  for (MachineInstr *MI : Copy) {
+    if (Guarded.count(MI))
+      continue;
+    for (unsigned U : VUnits(*MI, false))
+      if (!DefUnguarded[U])
+        ReadUnguardedFirst[U] = true;
+    if (!NamePartial(*MI))
+      for (unsigned U : VUnits(*MI, true))
+        DefUnguarded[U] = true;
+  }
+  std::vector<bool> ExitLive(NumVGPRs);
+  if (Last)
+    for (const auto &LI : Lp.Exit->liveins())
+      if (auto V = vgprsOf(MRI, LI.PhysReg))
+        for (unsigned U = V->First; U < V->First + V->Count; ++U)
+          ExitLive[U] = true;
+  std::map<const MachineInstr *, SmallVector<unsigned, 4>> KeptOld;
+  for (size_t I = 0; I < Copy.size(); ++I) {
+    if (!Guarded.count(Copy[I]))
+      continue;
+    for (unsigned U : VUnits(*Copy[I], true)) {
+      bool Matters = true, Stopped = false;
+      for (size_t J = RegionEnd[I] + 1; J < Copy.size() && !Stopped; ++J) {
+        if (llvm::is_contained(VUnits(*Copy[J], false), U)) {
+          Stopped = true; // read: Matters stays
+        } else if (!Guarded.count(Copy[J]) && !NamePartial(*Copy[J]) &&
+                   llvm::is_contained(VUnits(*Copy[J], true), U)) {
+          Stopped = true;
+          Matters = false;
+        }
+      }
+      if (!Stopped)
+        Matters = ExitLive[U] || ReadUnguardedFirst[U];
+      if (Matters)
+        KeptOld[Copy[I]].push_back(U);
+    }
+  }
   auto PartialDef = [&](const MachineInstr &MI) {
     if (Guarded.count(&MI))
-      return true;
+      return false; // per unit: KeptOld
     StringRef N = nameOf(MI);
     if (N.contains("_sdwa") || N.contains("WRITELANE") || N.contains("D16"))
       return true;
@@ -486,6 +564,14 @@ void Unroller::rename(
           if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
             Out.push_back({~0u, *V});
       }
+    if (!Defs)
+      if (auto It = KeptOld.find(&MI); It != KeptOld.end())
+        for (unsigned U : It->second) {
+          VRange V;
+          V.First = U;
+          V.Count = 1;
+          Out.push_back({~0u, V});
+        }
   };
   for (MachineInstr *MI : Copy) {
     SmallVector<std::pair<unsigned, VRange>, 8> Uses, Defs;
@@ -586,7 +672,10 @@ void Unroller::rename(
   // When no one shift fits (a kernel at its occupancy's register limit with
   // free VGPRs only in holes), the VGPRs named together in an operand move
   // together, each such group into the lowest free run (even-aligned when
-  // it holds a pair), still one-to-one.
+  // it holds a pair), still one-to-one; a group with no room keeps its
+  // registers (every operand of a web names the same group, so a web is
+  // renamed whole or not at all), and the clash check after says whether
+  // what was renamed is enough.
   if (llvm::all_of(NewOf, [](int N) { return N < 0; })) {
     std::vector<unsigned> Group(NumVGPRs);
     std::iota(Group.begin(), Group.end(), 0);
@@ -615,7 +704,8 @@ void Unroller::rename(
                           [&](unsigned X) { return bool(Taken[X]); }))
           break;
       if (B + Span > VGPRLimit)
-        return;
+        continue; // this group keeps its registers
+
       for (unsigned U = Lo; U <= Hi; ++U) {
         NewOf[U] = B + (U - Lo);
         Taken[B + (U - Lo)] = true;
@@ -628,7 +718,7 @@ void Unroller::rename(
       continue;
     int N0 = NewOf[V.First];
     if (N0 < 0)
-      return;
+      continue; // a group left in place (no room): still the same value
     for (unsigned U = 1; U < V.Count; ++U)
       if (NewOf[V.First + U] != N0 + int(U))
         return;

@@ -70,12 +70,14 @@ for k in "${small[@]}"; do
 done
 if [ -d "$corpus" ]; then
   # The smallest third-party objects: seeds outside the source tree only.
-  find "$corpus" -name '*.co' -size -200k | sort | head -n 24 |
-    while read -r f; do
-      n="corpus-$(echo "$f" | md5sum | cut -c1-12).co"
-      cp "$f" "$seeds/fuzz-code-object/$n"
-      cp "$f" "$seeds/fuzz-lift/$n"
-    done
+  # (Read whole, then cut: `sort | head` under pipefail fails with SIGPIPE
+  # whenever head closes before sort has written everything.)
+  mapfile -t small_corpus < <(find "$corpus" -name '*.co' -size -200k | sort)
+  for f in "${small_corpus[@]:0:24}"; do
+    n="corpus-$(echo "$f" | md5sum | cut -c1-12).co"
+    cp "$f" "$seeds/fuzz-code-object/$n"
+    cp "$f" "$seeds/fuzz-lift/$n"
+  done
 fi
 b="$seeds/fuzz-bundle"
 "$(tool clang-offload-bundler)" -type=o \
@@ -153,7 +155,7 @@ fuzz_one() {
   new=$((after - before))
   what="none"
   if [ "$new" -gt 0 ]; then
-    what="$new new: $(ls -t "$d/artifacts" | head -n "$new" | tr '\n' ' ')"
+    what="$new new: $(ls -t "$d/artifacts" | head -n "$new" | tr '\n' ' ' || true)"
   fi
   printf '%-18s %12s %8s  %s\n' "$t" "${execs:-?}" "$((s1 - s0))" "$what" >"$d/result"
 }
