@@ -484,7 +484,9 @@ void Unroller::rename(
             Out.push_back(U);
     return Out;
   };
-  std::vector<size_t> RegionEnd(Copy.size(), Copy.size());
+  // Each instruction's innermost region: where it opens and closes.
+  std::vector<size_t> RegionEnd(Copy.size(), Copy.size()),
+      RegionStart(Copy.size(), Copy.size());
   {
     SmallVector<size_t, 2> Stack;
     for (size_t I = 0; I < Copy.size(); ++I) {
@@ -492,22 +494,30 @@ void Unroller::rename(
         Stack.push_back(I);
       } else if (!Stack.empty() && writesExecReg(*Copy[I])) {
         for (size_t K = Stack.back() + 1; K < I; ++K)
-          if (RegionEnd[K] == Copy.size())
+          if (RegionEnd[K] == Copy.size()) {
             RegionEnd[K] = I;
+            RegionStart[K] = Stack.back();
+          }
         Stack.pop_back();
       }
     }
   }
-  std::vector<bool> ReadUnguardedFirst(NumVGPRs), DefUnguarded(NumVGPRs);
-  for (MachineInstr *MI : Copy) {
-    if (Guarded.count(MI))
-      continue;
-    for (unsigned U : VUnits(*MI, false))
-      if (!DefUnguarded[U])
-        ReadUnguardedFirst[U] = true;
-    if (!NamePartial(*MI))
-      for (unsigned U : VUnits(*MI, true))
+  // What a copy reads before writing it for the lanes it reads: a read is
+  // covered by an unguarded write before it, or by a guarded one in the
+  // same region (same EXEC); anything else reads the previous copy's value.
+  std::vector<bool> ReadFirst(NumVGPRs), DefUnguarded(NumVGPRs);
+  std::vector<size_t> LastDefRegion(NumVGPRs, ~size_t(0));
+  for (size_t J = 0; J < Copy.size(); ++J) {
+    bool G = Guarded.count(Copy[J]);
+    for (unsigned U : VUnits(*Copy[J], false))
+      if (!DefUnguarded[U] && !(G && LastDefRegion[U] == RegionStart[J]))
+        ReadFirst[U] = true;
+    for (unsigned U : VUnits(*Copy[J], true)) {
+      if (!G && !NamePartial(*Copy[J]))
         DefUnguarded[U] = true;
+      else if (G)
+        LastDefRegion[U] = RegionStart[J];
+    }
   }
   std::vector<bool> ExitLive(NumVGPRs);
   if (Last)
@@ -531,7 +541,7 @@ void Unroller::rename(
         }
       }
       if (!Stopped)
-        Matters = ExitLive[U] || ReadUnguardedFirst[U];
+        Matters = ExitLive[U] || ReadFirst[U];
       if (Matters)
         KeptOld[Copy[I]].push_back(U);
     }
