@@ -6,6 +6,21 @@
 using namespace llvm;
 using namespace asmevo;
 
+SmallPtrSet<MachineBasicBlock *, 8>
+asmevo::fixedBlocks(MachineFunction &MF, const LiftedFunction &LF) {
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
+  if (MF.empty())
+    return Pinned;
+  Pinned.insert(&MF.front());
+  if (LF.PreloadEntry)
+    for (MachineBasicBlock &MBB : MF) {
+      Pinned.insert(&MBB);
+      if (&MBB == LF.PreloadEntry)
+        break;
+    }
+  return Pinned;
+}
+
 SeqView SeqView::build(MachineFunction &MF, const ISAFacts &F) {
   SeqView V;
   V.Seq = buildInstrSeq(MF, F);

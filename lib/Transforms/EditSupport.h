@@ -18,6 +18,7 @@
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Analysis/ISAFacts.h"
 #include "asmevo/Lift/LiftedModule.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include <map>
 #include <memory>
@@ -25,6 +26,11 @@
 #include <vector>
 
 namespace asmevo {
+
+/// The entry block and the blocks up to and including the preload entry:
+/// the fixed prologue, which no pass moves or rewrites.
+llvm::SmallPtrSet<llvm::MachineBasicBlock *, 8>
+fixedBlocks(llvm::MachineFunction &MF, const LiftedFunction &LF);
 
 /// The analyses' sequence of a function and the MachineInstr of each entry.
 /// The analysis numbers instructions as buildInstrSeq lays them out; a pass

@@ -1,5 +1,7 @@
 //===- ExecLoopFlatten.cpp - Guarded exec loops into one block ------------===//
 #include "ExecLoopFlatten.h"
+#include "EditSupport.h"
+#include "ExecMask.h"
 #include "ViolationSites.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "llvm/ADT/BitVector.h"
@@ -48,15 +50,8 @@ private:
   StringRef nameOf(const MachineInstr &MI) const {
     return TII.getName(MI.getOpcode());
   }
-  static bool isOp(StringRef Name, StringRef Base) {
-    return Name == Base || (Name.starts_with(Base) &&
-                            Name.size() > Base.size() && Name[Base.size()] == '_');
-  }
   bool isExec(const MachineOperand &MO) const {
-    if (!MO.isReg() || !MO.getReg())
-      return false;
-    StringRef N = TRI.getName(MO.getReg());
-    return N == "EXEC" || N == "EXEC_LO" || N == "EXEC_HI";
+    return MO.isReg() && isExecRegister(TRI, MO.getReg());
   }
   bool isVectorReg(Register R) const {
     StringRef N = TRI.getName(R);
@@ -84,23 +79,34 @@ private:
   /// through to B: fills Lp's H, SkipH, L (= T) and B.
   bool matchGuard(MachineBasicBlock &H, Loop &Lp, MachineInstr *&Save,
                   Register &SS) const;
-  /// s_or_b64 exec, exec, \p S (either order).
   bool isRestore(const MachineInstr &MI, Register S) const {
-    if (!isOp(nameOf(MI), "S_OR_B64") || MI.getNumExplicitOperands() < 3 ||
-        !isExec(MI.getOperand(0)))
-      return false;
-    const MachineOperand &A = MI.getOperand(1), &B = MI.getOperand(2);
-    return A.isReg() && B.isReg() &&
-           ((isExec(A) && B.getReg() == S) || (isExec(B) && A.getReg() == S));
+    return isRestoreExec(MI, TII, TRI, S);
   }
-  /// The guard block H, its skip branch and save register, and the body
-  /// B after it, when B is lane-masked work with dead scalar writes at
-  /// \p Join.
   /// The first \p N instructions of \p IB do nothing under EXEC = 0 that
   /// \p Join can see.
   bool bodySafe(ArrayRef<MachineInstr *> IB, size_t N,
                 MachineBasicBlock &Join) const;
   void widen(Loop &Lp);
+  /// B's and then L's instructions appended to H (the branches between
+  /// them taken out), with what undo() needs to put them back.
+  void merge(Loop &Lp);
+  /// B and L out of the function, H's successors \p HSuccs.
+  void detach(Loop &Lp, llvm::ArrayRef<MachineBasicBlock *> HSuccs);
+  /// The opcode \p Name (its "_vi" form where there is one); ~0u: none.
+  unsigned opcode(StringRef Name) const {
+    const TargetContext &TC = LM.target();
+    unsigned Opc = TC.opcode((Name + "_vi").str());
+    return Opc != ~0u ? Opc : TC.opcode(Name);
+  }
+  /// \p MBB ends in a branch, a return or the end of the program.
+  bool endsWithoutFallThrough(MachineBasicBlock &MBB) const {
+    std::vector<MachineInstr *> I = instrs(MBB);
+    if (I.empty())
+      return false;
+    FlowKind K = F.get(I.back()->getOpcode()).Flow;
+    return K == FlowKind::Branch || K == FlowKind::Return ||
+           K == FlowKind::EndProgram;
+  }
   void flatten(Loop &Lp);
   void flattenIf(Loop &Lp);
   void undo(Loop &Lp);
@@ -182,8 +188,7 @@ bool Flattener::matchGuard(MachineBasicBlock &H, Loop &Lp, MachineInstr *&Save,
   Lp.SkipH = IH.back();
   if (!isOp(nameOf(*Lp.SkipH), "S_CBRANCH_EXECZ") ||
       !Lp.SkipH->getOperand(0).isMBB() ||
-      !isOp(nameOf(*Save), "S_AND_SAVEEXEC_B64") ||
-      !Save->getOperand(0).isReg())
+      !isSaveExec(*Save, TII))
     return false;
   SS = Save->getOperand(0).getReg();
   Lp.L = Lp.SkipH->getOperand(0).getMBB();
@@ -251,12 +256,9 @@ bool Flattener::bodySafe(ArrayRef<MachineInstr *> IB, size_t N,
   for (size_t I = 0; I < N; ++I) {
     if (!masked(*IB[I]))
       return false;
-    bool WritesExec = false;
-    for (const MachineOperand &MO : IB[I]->operands())
-      WritesExec |= MO.isReg() && MO.isDef() && isExec(MO);
-    if (WritesExec) {
+    if (writesExec(*IB[I], TRI)) {
       const MachineInstr &MI = *IB[I];
-      if (isOp(nameOf(MI), "S_AND_SAVEEXEC_B64") && MI.getOperand(0).isReg()) {
+      if (isSaveExec(MI, TII)) {
         Open.push_back(MI.getOperand(0).getReg());
       } else if (!Open.empty() && isRestore(MI, Open.back())) {
         Open.pop_back();
@@ -319,13 +321,9 @@ Flattener::matchIf(MachineBasicBlock &H) const {
     return std::nullopt;
   // Where J falls through to, the merged block must branch to, unless J
   // ends in a branch or the end of the program.
-  if (J != B->getNextNode()) {
-    FlowKind K = F.get(IJ.back()->getOpcode()).Flow;
-    bool Ends = K == FlowKind::Branch || K == FlowKind::Return ||
-                K == FlowKind::EndProgram;
-    if (!Ends && (!J->getNextNode() || !J->isSuccessor(J->getNextNode())))
-      return std::nullopt;
-  }
+  if (J != B->getNextNode() && !endsWithoutFallThrough(*J) &&
+      (!J->getNextNode() || !J->isSuccessor(J->getNextNode())))
+    return std::nullopt;
   if (!bodySafe(IB, NB, *J))
     return std::nullopt;
   if (clauseKind(Save) && clauseKind(Save) == clauseKind(IB[0]))
@@ -337,38 +335,17 @@ Flattener::matchIf(MachineBasicBlock &H) const {
 }
 
 void Flattener::flattenIf(Loop &Lp) {
-  MachineBasicBlock *H = Lp.H, *B = Lp.B, *J = Lp.L;
-  Lp.SuccH = succs(H);
-  Lp.SuccB = succs(B);
-  Lp.SuccL = succs(J);
+  MachineBasicBlock *B = Lp.B, *J = Lp.L;
   Lp.LNext = J->getNextNode();
-  MachineBasicBlock *Fall = nullptr;
-  if (J != B->getNextNode()) {
-    FlowKind K = F.get(instrs(*J).back()->getOpcode()).Flow;
-    if (K != FlowKind::Branch && K != FlowKind::Return &&
-        K != FlowKind::EndProgram)
-      Fall = J->getNextNode();
-  }
-  Lp.SkipH->removeFromParent();
-  if (Lp.BrB)
-    Lp.BrB->removeFromParent();
-  widen(Lp);
-  Lp.FirstB = &B->front();
-  Lp.FirstL = &J->front();
-  H->splice(H->end(), B, B->begin(), B->end());
-  H->splice(H->end(), J, J->begin(), J->end());
-  if (Fall) {
-    const TargetContext &TC = LM.target();
-    unsigned Br = TC.opcode("S_BRANCH_vi");
-    if (Br == ~0u)
-      Br = TC.opcode("S_BRANCH");
-    Lp.NewTerm = BuildMI(*H, H->end(), DebugLoc(), TII.get(Br)).addMBB(Fall);
-  }
-  setSuccs(B, {});
-  setSuccs(J, {});
-  setSuccs(H, Lp.SuccL);
-  MF.remove(B);
-  MF.remove(J);
+  MachineBasicBlock *Fall =
+      J != B->getNextNode() && !endsWithoutFallThrough(*J) ? J->getNextNode()
+                                                            : nullptr;
+  merge(Lp);
+  if (Fall)
+    Lp.NewTerm = BuildMI(*Lp.H, Lp.H->end(), DebugLoc(),
+                         TII.get(opcode("S_BRANCH")))
+                     .addMBB(Fall);
+  detach(Lp, Lp.SuccL);
 }
 
 void Flattener::widen(Loop &Lp) {
@@ -422,82 +399,77 @@ void Flattener::widen(Loop &Lp) {
   }
 }
 
-void Flattener::flatten(Loop &Lp) {
+void Flattener::merge(Loop &Lp) {
   MachineBasicBlock *H = Lp.H, *B = Lp.B, *L = Lp.L;
   Lp.SuccH = succs(H);
   Lp.SuccB = succs(B);
   Lp.SuccL = succs(L);
   Lp.SkipH->removeFromParent();
-  Lp.BrB->removeFromParent();
-  Lp.TermL->removeFromParent();
+  if (Lp.BrB)
+    Lp.BrB->removeFromParent();
+  if (Lp.TermL)
+    Lp.TermL->removeFromParent();
   widen(Lp);
   Lp.FirstB = B->empty() ? nullptr : &B->front();
   Lp.FirstL = &L->front();
   H->splice(H->end(), B, B->begin(), B->end());
   H->splice(H->end(), L, L->begin(), L->end());
-  const TargetContext &TC = LM.target();
-  unsigned Opc = TC.opcode("S_CBRANCH_EXECNZ_vi");
-  if (Opc == ~0u)
-    Opc = TC.opcode("S_CBRANCH_EXECNZ");
-  Lp.NewTerm = BuildMI(*H, H->end(), DebugLoc(), TII.get(Opc)).addMBB(H);
+}
+
+void Flattener::detach(Loop &Lp, ArrayRef<MachineBasicBlock *> HSuccs) {
+  setSuccs(Lp.B, {});
+  setSuccs(Lp.L, {});
+  setSuccs(Lp.H, HSuccs);
+  MF.remove(Lp.B);
+  MF.remove(Lp.L);
+}
+
+void Flattener::flatten(Loop &Lp) {
+  MachineBasicBlock *H = Lp.H, *B = Lp.B;
+  merge(Lp);
+  Lp.NewTerm = BuildMI(*H, H->end(), DebugLoc(),
+                       TII.get(opcode("S_CBRANCH_EXECNZ")))
+                   .addMBB(H);
   // The merged block falls through to where B was followed.
   MachineBasicBlock *Fall = Lp.X;
   if (Lp.X != B->getNextNode()) {
     Lp.E = MF.CreateMachineBasicBlock();
     MF.insert(std::next(MachineFunction::iterator(B)), Lp.E);
-    unsigned Br = TC.opcode("S_BRANCH_vi");
-    if (Br == ~0u)
-      Br = TC.opcode("S_BRANCH");
-    BuildMI(*Lp.E, Lp.E->end(), DebugLoc(), TII.get(Br)).addMBB(Lp.X);
+    BuildMI(*Lp.E, Lp.E->end(), DebugLoc(), TII.get(opcode("S_BRANCH")))
+        .addMBB(Lp.X);
     for (const auto &LI : Lp.X->liveins())
       Lp.E->addLiveIn(LI);
     Lp.E->addSuccessorWithoutProb(Lp.X);
     Fall = Lp.E;
   }
-  setSuccs(B, {});
-  setSuccs(L, {});
-  setSuccs(H, {H, Fall});
-  MF.remove(B);
-  MF.remove(L);
+  detach(Lp, {H, Fall});
 }
 
 void Flattener::undo(Loop &Lp) {
   MachineBasicBlock *H = Lp.H, *B = Lp.B, *L = Lp.L;
-  if (Lp.If) {
-    if (Lp.NewTerm)
-      Lp.NewTerm->eraseFromParent();
-    if (Lp.LNext)
-      MF.insert(MachineFunction::iterator(Lp.LNext), L);
-    else
-      MF.push_back(L);
-    MF.insert(std::next(MachineFunction::iterator(H)), B);
-    L->splice(L->end(), H, Lp.FirstL->getIterator(), H->end());
-    B->splice(B->end(), H, Lp.FirstB->getIterator(), H->end());
-    H->insert(H->end(), Lp.SkipH);
-    if (Lp.BrB)
-      B->insert(B->end(), Lp.BrB);
-    setSuccs(H, Lp.SuccH);
-    setSuccs(B, Lp.SuccB);
-    setSuccs(L, Lp.SuccL);
-    for (auto &[MI, N] : Lp.Widened)
-      while (MI->getNumOperands() > N)
-        MI->removeOperand(MI->getNumOperands() - 1);
-    return;
-  }
-  Lp.NewTerm->eraseFromParent();
+  if (Lp.NewTerm)
+    Lp.NewTerm->eraseFromParent();
   if (Lp.E) {
     setSuccs(Lp.E, {});
     MF.erase(Lp.E);
     Lp.E = nullptr;
   }
-  MF.insert(MachineFunction::iterator(H), L);
+  // A loop's latch was laid out just before H; an if's join anywhere.
+  if (!Lp.If)
+    MF.insert(MachineFunction::iterator(H), L);
+  else if (Lp.LNext)
+    MF.insert(MachineFunction::iterator(Lp.LNext), L);
+  else
+    MF.push_back(L);
   MF.insert(std::next(MachineFunction::iterator(H)), B);
   L->splice(L->end(), H, Lp.FirstL->getIterator(), H->end());
   if (Lp.FirstB)
     B->splice(B->end(), H, Lp.FirstB->getIterator(), H->end());
   H->insert(H->end(), Lp.SkipH);
-  B->insert(B->end(), Lp.BrB);
-  L->insert(L->end(), Lp.TermL);
+  if (Lp.BrB)
+    B->insert(B->end(), Lp.BrB);
+  if (Lp.TermL)
+    L->insert(L->end(), Lp.TermL);
   setSuccs(H, Lp.SuccH);
   setSuccs(B, Lp.SuccB);
   setSuccs(L, Lp.SuccL);
@@ -509,16 +481,9 @@ void Flattener::undo(Loop &Lp) {
 bool Flattener::run(bool Ifs) {
   if (MF.empty())
     return false;
-  Pinned.insert(&MF.front());
-  if (LF.PreloadEntry)
-    for (MachineBasicBlock &MBB : MF) {
-      Pinned.insert(&MBB);
-      if (&MBB == LF.PreloadEntry)
-        break;
-    }
-  const TargetContext &TC = LM.target();
+  Pinned = fixedBlocks(MF, LF);
   for (const char *Op : {"S_CBRANCH_EXECNZ", "S_BRANCH"})
-    if (TC.opcode(std::string(Op) + "_vi") == ~0u && TC.opcode(Op) == ~0u)
+    if (opcode(Op) == ~0u)
       return false;
   AnalysisOptions AO;
   AO.Liveness = false;

@@ -1,5 +1,7 @@
 //===- HoistGuardedLoad.cpp - Overlap consecutive guarded loads -----------===//
 #include "HoistGuardedLoad.h"
+#include "EditSupport.h"
+#include "ExecMask.h"
 #include "ViolationSites.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Analysis/Waitcnt.h"
@@ -13,8 +15,6 @@ using namespace llvm;
 using namespace asmevo;
 
 namespace {
-
-constexpr unsigned NumVGPRs = 512;
 
 class Hoister {
 public:
@@ -41,31 +41,13 @@ private:
   StringRef nameOf(const MachineInstr &MI) const {
     return TII.getName(MI.getOpcode());
   }
-  static bool isOp(StringRef Name, StringRef Base) {
-    return Name == Base || (Name.starts_with(Base) && Name.size() > Base.size() &&
-                            Name[Base.size()] == '_');
-  }
-  bool isExec(Register R) const {
-    StringRef N = TRI.getName(R);
-    return N == "EXEC" || N == "EXEC_LO" || N == "EXEC_HI";
-  }
-  bool isSave(const MachineInstr &MI) const {
-    return isOp(nameOf(MI), "S_AND_SAVEEXEC_B64") && MI.getOperand(0).isReg();
-  }
+  bool isExec(Register R) const { return isExecRegister(TRI, R); }
+  bool isSave(const MachineInstr &MI) const { return isSaveExec(MI, TII); }
   bool isRestore(const MachineInstr &MI, Register S) const {
-    if (!isOp(nameOf(MI), "S_OR_B64") || MI.getNumExplicitOperands() < 3 ||
-        !MI.getOperand(0).isReg() || !isExec(MI.getOperand(0).getReg()))
-      return false;
-    const MachineOperand &A = MI.getOperand(1), &B = MI.getOperand(2);
-    return A.isReg() && B.isReg() &&
-           ((isExec(A.getReg()) && B.getReg() == S) ||
-            (isExec(B.getReg()) && A.getReg() == S));
+    return isRestoreExec(MI, TII, TRI, S);
   }
   bool writesExec(const MachineInstr &MI) const {
-    for (const MachineOperand &MO : MI.operands())
-      if (MO.isReg() && MO.isDef() && MO.getReg() && isExec(MO.getReg()))
-        return true;
-    return false;
+    return asmevo::writesExec(MI, TRI);
   }
   /// A writes a register other than EXEC that B reads or writes.
   bool writesInto(const MachineInstr &A, const MachineInstr &B) const {
@@ -139,33 +121,6 @@ bool Hoister::movable(const MachineInstr &MI) const {
   return true;
 }
 
-static std::optional<std::pair<unsigned, unsigned>>
-vgprRange(const TargetRegisterInfo &TRI, Register R) {
-  StringRef N = TRI.getName(R);
-  if (!N.starts_with("VGPR"))
-    return std::nullopt;
-  SmallVector<StringRef, 8> Parts;
-  N.split(Parts, '_');
-  unsigned First = 0, Count = 0;
-  for (StringRef Part : Parts) {
-    unsigned Idx;
-    if (!Part.consume_front("VGPR") || Part.getAsInteger(10, Idx) ||
-        Idx >= NumVGPRs || (Count && Idx != First + Count))
-      return std::nullopt;
-    if (!Count)
-      First = Idx;
-    ++Count;
-  }
-  if (!Count)
-    return std::nullopt;
-  return std::make_pair(First, Count);
-}
-
-static unsigned wavesPerSIMD(unsigned VGPRs) {
-  unsigned R = std::max(8u, (unsigned)alignTo(VGPRs, 8));
-  return std::min(8u, 512 / R);
-}
-
 bool Hoister::freeVGPRs() {
   unsigned MaxV = 0;
   for (MachineBasicBlock &MBB : MF)
@@ -181,18 +136,11 @@ bool Hoister::freeVGPRs() {
         // AGPRs would sit above a raised VGPR count (accum_offset).
         if (RN.starts_with("AGPR") || RN.starts_with("TTMP"))
           return false;
-        if (!RN.starts_with("VGPR"))
-          continue;
-        SmallVector<StringRef, 8> Parts;
-        RN.split(Parts, '_');
-        for (StringRef Part : Parts) {
-          unsigned Idx;
-          if (Part.consume_front("VGPR") && !Part.getAsInteger(10, Idx) &&
-              Idx < NumVGPRs) {
-            UsedVGPR[Idx] = true;
-            MaxV = std::max(MaxV, Idx + 1);
+        if (auto V = vgprsOf(TRI, MO.getReg().asMCReg()))
+          for (unsigned U = V->First; U < V->First + V->Count; ++U) {
+            UsedVGPR[U] = true;
+            MaxV = std::max(MaxV, U + 1);
           }
-        }
       }
     }
   unsigned Waves = wavesPerSIMD(MaxV);
@@ -316,8 +264,8 @@ bool Hoister::tryBlock(MachineBasicBlock &MBB) {
           bool Reused = false;
           for (size_t X = W + 1; X <= R && !Reused; ++X)
             Reused = I[X]->modifiesRegister(Dst, &TRI);
-          auto VR = vgprRange(TRI, Dst);
-          if (Reused && (!VR || VR->second != 1 ||
+          auto VR = vgprsOf(TRI, Dst.asMCReg());
+          if (Reused && (!VR || VR->Half || VR->Count != 1 ||
                          !renameWeb(I, K, W, Dst, U)))
             OK = false;
           // After renaming the operand names the new register.
@@ -404,14 +352,7 @@ bool Hoister::run() {
   const TargetInfo &T = LM.original().target();
   if (!(T.isGFX90A() || T.isGFX94X() || T.isGFX950()) || !freeVGPRs())
     return false;
-  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
-  Pinned.insert(&MF.front());
-  if (LF.PreloadEntry)
-    for (MachineBasicBlock &MBB : MF) {
-      Pinned.insert(&MBB);
-      if (&MBB == LF.PreloadEntry)
-        break;
-    }
+  SmallPtrSet<MachineBasicBlock *, 8> Pinned = fixedBlocks(MF, LF);
   AnalysisOptions AO;
   AO.Liveness = false;
   FunctionAnalysis A0 = analyzeFunction(LM, LF, F, AO);

@@ -1,5 +1,7 @@
 //===- LoopUnroll.cpp - Unroll counted single-block loops by two ----------===//
 #include "LoopUnroll.h"
+#include "EditSupport.h"
+#include "ExecMask.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -36,66 +38,7 @@ static cl::opt<bool> LoopUnrollNoRename(
     "loop-unroll-no-rename", cl::Hidden,
     cl::desc("loop-unroll: copy the body without renaming its VGPRs"));
 
-/// The entry block and the blocks up to and including the preload entry:
-/// the fixed prologue, never a loop to unroll.
-static SmallPtrSet<MachineBasicBlock *, 8>
-fixedBlocks(MachineFunction &MF, const LiftedFunction &LF) {
-  SmallPtrSet<MachineBasicBlock *, 8> Pinned;
-  Pinned.insert(&MF.front());
-  if (LF.PreloadEntry)
-    for (MachineBasicBlock &MBB : MF) {
-      Pinned.insert(&MBB);
-      if (&MBB == LF.PreloadEntry)
-        break;
-    }
-  return Pinned;
-}
-
 namespace {
-
-/// \p Name is \p Base or \p Base with an encoding suffix ("_vi", "_e32").
-bool isOp(StringRef Name, StringRef Base) {
-  return Name == Base ||
-         (Name.starts_with(Base) && Name.size() > Base.size() &&
-          Name[Base.size()] == '_');
-}
-
-constexpr unsigned NumVGPRs = 512;
-
-/// The 32-bit VGPRs a register names: VGPR8_VGPR9 -> {8, 2}. Half is set
-/// for 16-bit halves and anything else this does not read as whole VGPRs.
-struct VRange {
-  unsigned First = 0, Count = 0;
-  bool Half = false;
-};
-
-std::optional<VRange> vgprsOf(const MCRegisterInfo &MRI, MCRegister R) {
-  StringRef N = MRI.getName(R);
-  if (!N.starts_with("VGPR"))
-    return std::nullopt;
-  SmallVector<StringRef, 8> Parts;
-  N.split(Parts, '_');
-  VRange V;
-  for (StringRef P : Parts) {
-    unsigned Idx;
-    if (!P.consume_front("VGPR") || P.getAsInteger(10, Idx) ||
-        Idx >= NumVGPRs || (V.Count && Idx != V.First + V.Count)) {
-      V.Half = true;
-      continue;
-    }
-    if (!V.Count)
-      V.First = Idx;
-    ++V.Count;
-  }
-  if (!V.Count)
-    V.Half = true;
-  return V;
-}
-
-unsigned wavesPerSIMD(unsigned VGPRs) {
-  unsigned R = std::max(8u, (unsigned)alignTo(VGPRs, 8));
-  return std::min(8u, 512 / R);
-}
 
 /// Union-find over the value webs of one body copy.
 struct Webs {
@@ -188,6 +131,13 @@ private:
   /// runs just before the first wait, when it reads and writes nothing
   /// the wait is for.
   void hoistTail(std::vector<MachineInstr *> &Body, ExecLoop &EL) const;
+  /// The index of \p Body's first s_waitcnt (its size if none).
+  size_t firstWait(ArrayRef<MachineInstr *> Body) const {
+    return llvm::find_if(Body, [&](MachineInstr *MI) {
+             return F.get(MI->getOpcode()).is(ic::Waitcnt);
+           }) -
+           Body.begin();
+  }
   /// A writes a register B reads or writes.
   bool writesInto(const MachineInstr *A, const MachineInstr *B) const {
     for (const MachineOperand &MO : A->operands())
@@ -204,19 +154,9 @@ private:
   /// instruction there writes EXEC otherwise or a pair is left open.
   std::optional<std::vector<bool>>
   inSaveRegion(ArrayRef<MachineInstr *> Body, bool ToWait = true) const;
-  bool isSave(const MachineInstr &MI) const {
-    return isOp(nameOf(MI), "S_AND_SAVEEXEC_B64") &&
-           MI.getOperand(0).isReg();
-  }
-  /// s_or_b64 exec, exec, \p S (either order).
+  bool isSave(const MachineInstr &MI) const { return isSaveExec(MI, TII); }
   bool isRestore(const MachineInstr &MI, Register S) const {
-    if (!isOp(nameOf(MI), "S_OR_B64") || MI.getNumExplicitOperands() < 3 ||
-        !MI.getOperand(0).isReg() || !isExecReg(MI.getOperand(0).getReg()))
-      return false;
-    const MachineOperand &A = MI.getOperand(1), &B = MI.getOperand(2);
-    return A.isReg() && B.isReg() &&
-           ((isExecReg(A.getReg()) && B.getReg() == S) ||
-            (isExecReg(B.getReg()) && A.getReg() == S));
+    return isRestoreExec(MI, TII, MRI, S);
   }
   /// Rewrites one exec loop; returns what to erase to put it back.
   using RegLog = std::vector<std::pair<MachineOperand *, Register>>;
@@ -226,15 +166,9 @@ private:
                     ArrayRef<unsigned> Saves, ArrayRef<unsigned> Spare);
   bool runExec();
   bool writesExecReg(const MachineInstr &MI) const {
-    for (const MachineOperand &MO : MI.operands())
-      if (MO.isReg() && MO.isDef() && MO.getReg() && isExecReg(MO.getReg()))
-        return true;
-    return false;
+    return writesExec(MI, MRI);
   }
-  bool isExecReg(Register R) const {
-    StringRef N = MRI.getName(R);
-    return N == "EXEC" || N == "EXEC_LO" || N == "EXEC_HI";
-  }
+  bool isExecReg(Register R) const { return isExecRegister(MRI, R); }
   bool bodyCopyable(const Loop &Lp) const;
   void unroll(const Loop &Lp, unsigned Factor, Done &D);
   /// Renames the VGPR webs of one body copy that neither the next copy
@@ -1078,23 +1012,11 @@ bool Unroller::headLocalSGPR(const ExecLoop &EL, Register R,
 
 void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
                         ExecLoop &EL) const {
-  size_t WI = llvm::find_if(Body, [&](MachineInstr *MI) {
-                return F.get(MI->getOpcode()).is(ic::Waitcnt);
-              }) -
-              Body.begin();
+  size_t WI = firstWait(Body);
   if (WI + 1 >= Body.size())
     return;
-  // A writes a register B reads or writes.
-  auto Writes = [&](const MachineInstr *A, const MachineInstr *B) {
-    for (const MachineOperand &MO : A->operands())
-      if (MO.isReg() && MO.isDef() && MO.getReg() &&
-          (B->readsRegister(MO.getReg(), &TRI) ||
-           B->modifiesRegister(MO.getReg(), &TRI)))
-        return true;
-    return false;
-  };
   auto Conflict = [&](const MachineInstr *A, const MachineInstr *B) {
-    return Writes(A, B) || Writes(B, A);
+    return writesInto(A, B) || writesInto(B, A);
   };
   // Latest first, so that a chain of such instructions sinks together.
   // Only VALU work that writes nothing but VGPRs moves (it does not change
@@ -1124,7 +1046,7 @@ void Unroller::sinkHead(std::vector<MachineInstr *> &Body,
       continue;
     bool Needed = false;
     for (size_t J = WI + 1; J < Body.size() && !Needed; ++J)
-      Needed = Writes(Body[J], MI);
+      Needed = writesInto(Body[J], MI);
     if (!Needed)
       continue;
     bool Free = true;
@@ -1178,10 +1100,7 @@ Unroller::inSaveRegion(ArrayRef<MachineInstr *> Body, bool ToWait) const {
 
 void Unroller::hoistTail(std::vector<MachineInstr *> &Body,
                          ExecLoop &EL) const {
-  size_t WI = llvm::find_if(Body, [&](MachineInstr *MI) {
-                return F.get(MI->getOpcode()).is(ic::Waitcnt);
-              }) -
-              Body.begin();
+  size_t WI = firstWait(Body);
   if (WI + 1 >= Body.size())
     return;
   // What the head's loads write: still in flight at the wait.
