@@ -1,6 +1,7 @@
 //===- Evolve.cpp ---------------------------------------------------------===//
 #include "asmevo/Search/Evolve.h"
 #include "asmevo/Search/CandidateWire.h"
+#include "asmevo/Search/ParamSweep.h"
 #include "asmevo/CodeObject/CodeObject.h"
 #include "asmevo/Rewrite/Optimizer.h"
 #include "asmevo/Transforms/ApplyEdits.h"
@@ -291,6 +292,24 @@ Expected<EvolveResult> evolve(const CodeObject &K0, const EvolveOptions &O) {
           Active.insert(E.PassName);
       else
         consumeError(S.takeError());
+    }
+    // Three of every four candidates after a new parent walk its sweep
+    // (one parameter of one active pass at a time, in a fixed order); the
+    // fourth, and all once the sweep is done, are random mutations. The
+    // step counts from the parent's id, so this too depends only on the
+    // id and the parent.
+    if (O.Sweep && Id > 0) {
+      int64_t Step = Id - (From ? From->Id : 0) - 1;
+      std::vector<std::string> Grand;
+      if (BestBuiltin && From->Parent >= 0 &&
+          From->Parent < static_cast<int64_t>(R.All.size()))
+        Grand = splitPasses(R.All[From->Parent].Passes);
+      if (Step >= 0 && Step % 4 != 3) {
+        auto Sweep = sweepNeighbours(ParentPasses, Active, Grand);
+        size_t At = Step - (Step + 1) / 4;
+        if (At < Sweep.size())
+          return Proposal{"sweep", std::move(Sweep[At])};
+      }
     }
     return propose(O.Seed, Id, O.Pipeline, O.First, ParentPasses, Active);
   };

@@ -21,7 +21,7 @@ using namespace asmevo;
 
 extern cl::OptionCategory Cat;
 
-static bool Evolve = false, Resume = false;
+static bool Evolve = false, Resume = false, NoSweep = false;
 static uint64_t Seed = 1;
 static unsigned Candidates = 8;
 static double TimeBudget = 0;
@@ -52,6 +52,11 @@ static cl::opt<std::string> LineageOpt(
     "lineage", cl::desc("--evolve: record every candidate in this SQLite file"),
     cl::value_desc("db"), cl::cat(Cat),
     cl::cb<void, std::string>([](std::string V) { LineagePath = V; }));
+static cl::opt<bool> NoSweepOpt(
+    "no-sweep",
+    cl::desc("--evolve: random mutations only (no parameter sweeps; "
+             "docs/evolve.md)"),
+    cl::cat(Cat), cl::cb<void, bool>([](bool V) { NoSweep = V; }));
 static cl::opt<bool> ResumeOpt(
     "resume",
     cl::desc("--evolve: reuse the candidates --lineage holds for this kernel "
@@ -144,6 +149,7 @@ int asmevo::runEvolveCommand(std::vector<std::unique_ptr<LiftedModule>> &LMs,
   O.Seed = Seed;
   O.Candidates = Candidates;
   O.TimeBudget = TimeBudget;
+  O.Sweep = !NoSweep;
   O.Pipeline = optimizationPipeline(2);
   if (!D.Pipeline.empty()) {
     auto P = expandPipeline(D.Pipeline);

@@ -50,6 +50,10 @@ struct EvolveOptions {
   /// Candidate #0's list: -O2's outcome on K0 (o2KeptPasses()), so that
   /// the run starts from what -O2 keeps; empty: Pipeline itself.
   std::vector<std::string> First;
+  /// Three of every four candidates after a new best walk the parameter
+  /// sweep of its active passes (ParamSweep.h); false: random mutations
+  /// only.
+  bool Sweep = true;
   LiftOptions Lift;
   GateOptions Gate;
   LineageStore *Store = nullptr;
