@@ -1528,12 +1528,15 @@ bool Unroller::runExec() {
     for (unsigned Lim : Limits) {
       VGPRLimit = Lim;
       for (unsigned D : {Depth, 2u}) {
+        // A failed attempt's renamed registers are free again.
+        std::vector<bool> Used = UsedVGPR;
         if (pipelineExec(EL, All.back().Added, All.back().Regs,
                          All.back().Waits,
                          ArrayRef<unsigned>(Pairs).take_front(D), Spare)) {
           OK = true;
           break;
         }
+        UsedVGPR = std::move(Used);
         Revert(All.back());
         All.back() = Undo();
         All.back().EL = EL;
