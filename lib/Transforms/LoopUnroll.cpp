@@ -2,6 +2,7 @@
 #include "LoopUnroll.h"
 #include "EditSupport.h"
 #include "ExecMask.h"
+#include "LoadReuse.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -117,6 +118,9 @@ private:
     /// Scalars the head writes and reads itself that the first tail also
     /// touches: renamed in the second head (headLocalSGPR).
     std::vector<Register> RenameS;
+    /// Tail temporaries moved out of a loaded VGPR (renameLoadReuse) so
+    /// that hoistTail could take them; put back with the loop.
+    RegLog Reuse;
   };
   /// \p R is a scalar the head of \p EL writes before any read of it,
   /// names only explicitly and whole, and the tail does not read before
@@ -159,7 +163,6 @@ private:
     return isRestoreExec(MI, TII, MRI, S);
   }
   /// Rewrites one exec loop; returns what to erase to put it back.
-  using RegLog = std::vector<std::pair<MachineOperand *, Register>>;
   bool pipelineExec(ExecLoop &EL, std::vector<MachineInstr *> &Added,
                     RegLog &Renamed,
                     std::vector<std::pair<MachineInstr *, int64_t>> &Waits,
@@ -1112,70 +1115,120 @@ void Unroller::hoistTail(std::vector<MachineInstr *> &Body,
         if (MO.isReg() && MO.isDef() && MO.getReg())
           Pending.push_back(MO.getReg());
   }
+  MCRegister SCC = LM.target().reg("scc");
   auto HeadReads = [&](Register R) {
     for (size_t I = 0; I < WI; ++I)
       if (Body[I]->readsRegister(R, &TRI))
         return true;
     return false;
   };
-  std::vector<bool> Hoist(Body.size());
-  bool Any = false;
-  for (size_t J = WI + 1; J < Body.size(); ++J) {
-    MachineInstr *MI = Body[J];
-    const OpcodeFacts &OF = F.get(MI->getOpcode());
-    if (OF.is(ic::Waitcnt))
-      break;
-    if (llvm::any_of(EL.Sunk, [&](auto &S) { return S.first == MI; }))
-      continue; // sinkHead put it there
-    if (OF.MayLoad || OF.MayStore || OF.is(ic::VMEM | ic::DS | ic::SMEM |
-                                          ic::MFMA | ic::Barrier) ||
-        OF.Flow != FlowKind::None || nameOf(*MI).contains("LANE") ||
-        MI->getPostInstrSymbol())
-      continue;
-    // SALU (the lane-mask bookkeeping a tail may not hold), or VALU that
-    // updates a register the head reads (the next head would read it
-    // before this tail wrote it) and writes nothing but VGPRs.
-    // Scalar ALU work only: s_nop keeps the wait states of the tail it is
-    // in; mode, message, timer and trap instructions stay where they are.
-    if (!OF.isVALU()) {
-      if (OF.is(ic::Nop | ic::Sleep | ic::SetPrio | ic::SetReg | ic::Message |
-                ic::CacheCtl | ic::EndPgm | ic::MovRel | ic::GDS |
-                ic::Export | ic::LDSDMA) ||
-          !nameOf(*MI).starts_with("S_"))
-        continue;
-      StringRef N = nameOf(*MI);
-      if (llvm::any_of(ArrayRef<StringRef>{"GETREG", "MEMTIME", "MEMREALTIME",
-                                           "GETPC", "TRAP", "DENORM", "ROUND",
-                                           "GPR_IDX", "SETVSKIP", "SETHALT"},
-                       [&](StringRef X) { return N.contains(X); }))
-        continue;
-    }
-    bool Wanted = !OF.isVALU(), OK = true;
-    for (const MachineOperand &MO : MI->operands()) {
-      if (!MO.isReg() || !MO.getReg())
-        continue;
-      if (MO.isDef() && isExecReg(MO.getReg()))
-        OK = false;
-      if (llvm::any_of(Pending, [&](Register P) {
-            return TRI.regsOverlap(P, MO.getReg());
-          }))
-        OK = false;
-      if (OF.isVALU() && MO.isDef()) {
-        if (!vgprsOf(MRI, MO.getReg().asMCReg()))
-          OK = false;
-        else if (HeadReads(MO.getReg()))
-          Wanted = true;
+  // Which tail instructions, up to the next wait, may move and which are
+  // wanted above the wait. With \p MaskDefs, VALU work may also write a
+  // lane mask (the carry of a 64-bit address step: v_add_co_u32 then
+  // v_addc_co_u32 through VCC, gfx90a's form of gfx942's v_lshl_add_u64).
+  auto Select = [&](bool MaskDefs) {
+    std::vector<bool> Eligible(Body.size()), Wanted(Body.size());
+    size_t End = Body.size();
+    for (size_t J = WI + 1; J < Body.size(); ++J) {
+      MachineInstr *MI = Body[J];
+      const OpcodeFacts &OF = F.get(MI->getOpcode());
+      if (OF.is(ic::Waitcnt)) {
+        End = J;
+        break;
       }
+      if (llvm::any_of(EL.Sunk, [&](auto &S) { return S.first == MI; }))
+        continue; // sinkHead put it there
+      if (OF.MayLoad || OF.MayStore ||
+          OF.is(ic::VMEM | ic::DS | ic::SMEM | ic::MFMA | ic::Barrier) ||
+          OF.Flow != FlowKind::None || nameOf(*MI).contains("LANE") ||
+          MI->getPostInstrSymbol())
+        continue;
+      // SALU (the lane-mask bookkeeping a tail may not hold), or VALU that
+      // updates a register the head reads (the next head would read it
+      // before this tail wrote it) and writes nothing but VGPRs (and, with
+      // MaskDefs, lane masks), or VALU such an update reads.
+      // Scalar ALU work only: s_nop keeps the wait states of the tail it
+      // is in; mode, message, timer and trap instructions stay where they
+      // are.
+      if (!OF.isVALU()) {
+        if (OF.is(ic::Nop | ic::Sleep | ic::SetPrio | ic::SetReg |
+                  ic::Message | ic::CacheCtl | ic::EndPgm | ic::MovRel |
+                  ic::GDS | ic::Export | ic::LDSDMA) ||
+            !nameOf(*MI).starts_with("S_"))
+          continue;
+        StringRef N = nameOf(*MI);
+        if (llvm::any_of(ArrayRef<StringRef>{"GETREG", "MEMTIME",
+                                             "MEMREALTIME", "GETPC", "TRAP",
+                                             "DENORM", "ROUND", "GPR_IDX",
+                                             "SETVSKIP", "SETHALT"},
+                         [&](StringRef X) { return N.contains(X); }))
+          continue;
+      }
+      bool Want = !OF.isVALU(), OK = true;
+      for (const MachineOperand &MO : MI->operands()) {
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        if (MO.isDef() && isExecReg(MO.getReg()))
+          OK = false;
+        if (llvm::any_of(Pending, [&](Register P) {
+              return TRI.regsOverlap(P, MO.getReg());
+            }))
+          OK = false;
+        if (OF.isVALU() && MO.isDef()) {
+          if (!vgprsOf(MRI, MO.getReg().asMCReg()))
+            OK = OK && MaskDefs && MO.getReg() != SCC;
+          else if (HeadReads(MO.getReg()))
+            Want = true;
+        }
+      }
+      Eligible[J] = OK;
+      Wanted[J] = OK && Want;
     }
-    if (!OK || !Wanted)
+    // What a wanted instruction reads from the tail before it comes along
+    // (the high half of an address step set up by a v_mov_b32): the latest
+    // wanted instruction first, so that chains are followed back.
+    for (size_t J = End; J-- > WI + 1;)
+      if (Wanted[J])
+        for (size_t K = WI + 1; K < J; ++K)
+          if (Eligible[K] && writesInto(Body[K], Body[J]))
+            Wanted[K] = true;
+    std::vector<bool> Hoist(Body.size());
+    for (size_t J = WI + 1; J < End; ++J) {
+      if (!Wanted[J])
+        continue;
+      bool Free = true;
+      for (size_t K = WI + 1; K < J && Free; ++K)
+        if (!Hoist[K] &&
+            (writesInto(Body[J], Body[K]) || writesInto(Body[K], Body[J])))
+          Free = false;
+      Hoist[J] = Free;
+    }
+    return Hoist;
+  };
+  std::vector<bool> Hoist = Select(/*MaskDefs=*/true);
+  // A lane mask written above the wait must be one the rest of the tail
+  // does not touch: the next head, moved above this tail, writes it again,
+  // and matchExec would give up the loop. Without mask writers the loop
+  // keeps what it could do before.
+  for (size_t J = WI + 1; J < Body.size(); ++J) {
+    if (Hoist[J])
       continue;
-    bool Free = true;
-    for (size_t K = WI + 1; K < J && Free; ++K)
-      if (!Hoist[K] && (writesInto(MI, Body[K]) || writesInto(Body[K], MI)))
-        Free = false;
-    Hoist[J] = Free;
-    Any |= Free;
+    bool Touches = false;
+    for (size_t K = WI + 1; K < Body.size() && !Touches; ++K)
+      if (Hoist[K])
+        for (const MachineOperand &MO : Body[K]->operands())
+          if (MO.isReg() && MO.isDef() && MO.getReg() &&
+              !vgprsOf(MRI, MO.getReg().asMCReg()) &&
+              F.get(Body[K]->getOpcode()).isVALU() &&
+              (Body[J]->readsRegister(MO.getReg(), &TRI) ||
+               Body[J]->modifiesRegister(MO.getReg(), &TRI)))
+            Touches = true;
+    if (Touches) {
+      Hoist = Select(/*MaskDefs=*/false);
+      break;
+    }
   }
+  bool Any = llvm::is_contained(Hoist, true);
   if (!Any)
     return;
   std::vector<MachineInstr *> New(Body.begin(), Body.begin() + WI);
@@ -1384,11 +1437,44 @@ bool Unroller::runExec() {
     return false;
   Depth = std::min<unsigned>(Depth, Pairs.size());
   ArrayRef<unsigned> Spare = ArrayRef<unsigned>(Pairs).drop_front(Depth);
+  auto PutBack = [](RegLog &Log) {
+    for (auto R = Log.rbegin(); R != Log.rend(); ++R)
+      R->first->setReg(R->second);
+    Log.clear();
+  };
   std::vector<ExecLoop> Loops;
-  for (MachineBasicBlock &MBB : MF)
-    if (!Pinned.count(&MBB))
-      if (auto EL = matchExec(MBB))
-        Loops.push_back(*EL);
+  for (MachineBasicBlock &MBB : MF) {
+    if (Pinned.count(&MBB))
+      continue;
+    auto EL = matchExec(MBB);
+    // A tail temporary in a loaded VGPR may keep tail work below the
+    // wait (and the loop from matching at all, when that work writes a
+    // lane mask the next head writes too); the new registers stay only if
+    // more work then moves above it.
+    std::vector<MachineInstr *> Body;
+    for (MachineInstr &MI : MBB)
+      if (!MI.isMetaInstruction())
+        Body.push_back(&MI);
+    if (Body.size() >= 4 && MBB.getNextNode() &&
+        isOp(nameOf(*Body.back()), "S_CBRANCH_EXECNZ")) {
+      Body.resize(Body.size() - 2);
+      RegLog Reuse;
+      std::vector<bool> Used = UsedVGPR;
+      if (renameLoadReuse(Body, *MBB.getNextNode(), F, TII, MRI, LM.target(),
+                          UsedVGPR, VGPRLimit, Reuse)) {
+        auto More = matchExec(MBB);
+        if (More && (!EL || More->Hoisted.size() > EL->Hoisted.size())) {
+          EL = std::move(More);
+          EL->Reuse = std::move(Reuse);
+        } else {
+          PutBack(Reuse);
+          UsedVGPR = std::move(Used);
+        }
+      }
+    }
+    if (EL)
+      Loops.push_back(*EL);
+  }
   if (Loops.empty())
     return false;
   AnalysisOptions AO;
@@ -1422,8 +1508,10 @@ bool Unroller::runExec() {
     }
   };
   for (ExecLoop &EL : Loops) {
-    if (!P.shouldRewrite())
+    if (!P.shouldRewrite()) {
+      PutBack(EL.Reuse);
       continue;
+    }
     All.emplace_back();
     All.back().EL = EL;
     // A loop that cannot be pipelined is put back on its own: the
@@ -1440,12 +1528,15 @@ bool Unroller::runExec() {
     for (unsigned Lim : Limits) {
       VGPRLimit = Lim;
       for (unsigned D : {Depth, 2u}) {
+        // A failed attempt's renamed registers are free again.
+        std::vector<bool> Used = UsedVGPR;
         if (pipelineExec(EL, All.back().Added, All.back().Regs,
                          All.back().Waits,
                          ArrayRef<unsigned>(Pairs).take_front(D), Spare)) {
           OK = true;
           break;
         }
+        UsedVGPR = std::move(Used);
         Revert(All.back());
         All.back() = Undo();
         All.back().EL = EL;
@@ -1457,16 +1548,20 @@ bool Unroller::runExec() {
     }
     if (!OK)
       VGPRLimit = Limits.front();
-    if (!OK)
+    if (!OK) {
+      PutBack(EL.Reuse);
       All.pop_back();
+    }
   }
   if (All.empty())
     return false;
   FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
   if (A1.violations() > A0.violations() ||
       A1.Advisories.size() > A0.Advisories.size()) {
-    for (auto It = All.rbegin(); It != All.rend(); ++It)
+    for (auto It = All.rbegin(); It != All.rend(); ++It) {
       Revert(*It);
+      PutBack(It->EL.Reuse);
+    }
     return false;
   }
   return true;

@@ -69,7 +69,11 @@ private:
 /// renamed too. Tail scalar ALU work and tail VALU updates of registers
 /// the head reads that need nothing the first wait is for move above it
 /// first (so that the lane-mask bookkeeping of a flattened guarded loop is
-/// in the head). The head may narrow EXEC with s_and_saveexec_b64 sS and
+/// in the head), with the tail VALU work they read and a VCC carry that
+/// nothing else in the tail touches (a 64-bit address step on gfx90a); a
+/// tail temporary the compiler put in a VGPR a head load writes gets a
+/// free VGPR for that when it does not cross the back edge (LoadReuse.h).
+/// The head may narrow EXEC with s_and_saveexec_b64 sS and
 /// put it back with s_or_b64 exec, exec, sS (a guarded load, after
 /// exec-loop-flatten); writes in between are partial for renaming, and
 /// nothing in between is sunk. Not applied when the head holds stores, LDS or scalar

@@ -4,6 +4,7 @@
 #include "asmevo/Transforms/ApplyEdits.h"
 #include "BlockLayout.h"
 #include "ExecLoopFlatten.h"
+#include "FoldAddressStep.h"
 #include "HoistGuardedLoad.h"
 #include "InsertNops.h"
 #include "LoopUnroll.h"
@@ -77,6 +78,11 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "dwordx2/x3/x4, ds_read/write_b32 pairs into read2/write2; later "
        "waits re-counted",
        [] { return std::make_unique<MemWidenPass>(); }},
+      {"fold-address-step",
+       "a 64-bit VGPR pointer stepped by a constant several times in a "
+       "block: each step but the last folded into the offsets of the global "
+       "loads and stores between",
+       [] { return std::make_unique<FoldAddressStepPass>(); }},
       {"scalarize",
        "wave-uniform VALU integer/bit ops onto the SALU and v_mov_b32 of "
        "SGPRs/constants into their readers",

@@ -24,9 +24,12 @@
 //      (matmul_tiled 1.23x, batched_matmul 1.36x).
 //   1. redundancy-elim: dead writes and duplicate moves removed
 //      give every later pass less to look at and fewer false dependencies.
-//   2. scalarize, pack-f32, mem-widen: they change *which* instructions
-//      there are (SALU for VALU, one packed op for two, one wide load for
-//      several); the scheduler must see the final instruction mix.
+//   2. fold-address-step, scalarize, pack-f32, mem-widen: they change
+//      *which* instructions there are (one pointer step for an unrolled
+//      loop's several, the rest in load offsets: matmul_naive 2.16x ->
+//      2.27x on gfx90a, conv1d 1.38x -> 1.42x; SALU for VALU, one packed
+//      op for two, one wide load for several); the scheduler must see the
+//      final instruction mix.
 //   3. schedule-window: orders each block for the final mix, renumbering
 //      the waits it moves past memory operations.
 //   4. sink-waitcnt, relax-waitcnt, nop-shrink: after scheduling, every
@@ -46,7 +49,8 @@ std::vector<std::string> asmevo::optimizationPipeline(unsigned Level) {
   static const char *const O1[] = {"relax-waitcnt", "nop-shrink"};
   static const char *const O2[] = {
       "loop-unroll",     "exec-if-flatten", "exec-loop-flatten", "exec-loop-pipeline",
-      "hoist-guarded-load", "redundancy-elim", "scalarize",    "pack-f32",      "mem-widen",
+      "hoist-guarded-load", "redundancy-elim", "fold-address-step",
+      "scalarize",       "pack-f32",        "mem-widen",
       "schedule-window", "sink-waitcnt", "relax-waitcnt", "nop-shrink",
       "setprio",         "block-layout"};
   std::vector<std::string> Out;
