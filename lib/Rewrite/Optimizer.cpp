@@ -145,7 +145,7 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
     return New.takeError();
   C.CO = std::move(*New);
   if (Opts.PatchInPlace && C.Changed) {
-    auto P = patchInPlace(K0, *C.CO, C.Rebuilt);
+    auto P = patchInPlace(K0, *C.CO, C.Rebuilt, &(*LM)->target());
     if (!P)
       return createStringError("not patchable in place: " +
                                toString(P.takeError()));

@@ -76,10 +76,10 @@ sweepNeighbours(ArrayRef<std::string> Parent,
         Keys.insert(KV.first);
       for (const std::string &K : Keys) {
         auto A = Specs[I].Params.find(K), B = Before[I].Params.find(K);
-        bool Same = A != Specs[I].Params.end() && B != Before[I].Params.end()
-                        ? A->second == B->second
-                        : (A == Specs[I].Params.end()) ==
-                              (B == Before[I].Params.end());
+        bool Same =
+            A != Specs[I].Params.end() && B != Before[I].Params.end()
+                ? A->second == B->second
+                : (A == Specs[I].Params.end()) == (B == Before[I].Params.end());
         if (!Same) {
           ++Diffs;
           MovedAt = I;

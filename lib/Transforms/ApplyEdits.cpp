@@ -9,6 +9,7 @@
 #include "EditAsm.h"
 #include "EditSupport.h"
 #include "asmevo/Analysis/ISAFacts.h"
+#include "asmevo/Lift/InstrKinds.h"
 #include "asmevo/Transforms/InstrAnchor.h"
 #include "asmevo/Transforms/Pass.h"
 #include "llvm/ADT/StringExtras.h"
@@ -45,6 +46,7 @@ public:
   Error run();
 
 private:
+  Error dispatch();
   Error fail(const Twine &Msg) const {
     return createStringError(Prefix + ": " + Msg);
   }
@@ -515,7 +517,45 @@ Error EditApplier::pass() {
   return Error::success();
 }
 
+/// Each s_getpc_b64 with the code after it up to the second instruction
+/// with a relocated operand (its s_add_u32/s_addc_u32 pair): the lifter
+/// resolved the pair's offsets for exactly that distance, so no edit may
+/// move, add, remove or resize anything inside such a run.
+static std::vector<std::vector<const MachineInstr *>>
+pcRelativeRuns(MachineFunction &MF, const TargetContext &TC) {
+  std::vector<std::vector<const MachineInstr *>> Runs;
+  for (MachineBasicBlock &MBB : MF)
+    for (auto It = MBB.begin(); It != MBB.end(); ++It) {
+      if (It->isMetaInstruction() || !isGetPC(TC.opcodeName(It->getOpcode())))
+        continue;
+      std::vector<const MachineInstr *> Run;
+      unsigned Relocated = 0;
+      for (auto J = It; J != MBB.end() && Relocated < 2; ++J) {
+        if (J->isMetaInstruction())
+          continue;
+        Run.push_back(&*J);
+        if (J != It && !hasOnlyRegImmOperands(*J))
+          ++Relocated;
+      }
+      Runs.push_back(std::move(Run));
+    }
+  return Runs;
+}
+
 Error EditApplier::run() {
+  MachineFunction &MF = *LF.MF;
+  auto Before = pcRelativeRuns(MF, TC);
+  if (Error Err = dispatch())
+    return Err;
+  if (pcRelativeRuns(MF, TC) != Before)
+    return fail("it moves, adds or removes code between an 's_getpc_b64' "
+                "and the s_add_u32/s_addc_u32 that use its address; their "
+                "PC-relative offsets were resolved for the distance as it "
+                "was");
+  return Error::success();
+}
+
+Error EditApplier::dispatch() {
   switch (E.Kind) {
   case EditKind::Replace:
     return replace();

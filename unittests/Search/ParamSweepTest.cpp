@@ -7,8 +7,8 @@ using namespace asmevo;
 
 namespace {
 
-std::vector<std::string> joined(
-    const std::vector<std::vector<std::string>> &Lists) {
+std::vector<std::string>
+joined(const std::vector<std::vector<std::string>> &Lists) {
   std::vector<std::string> Out;
   for (const auto &L : Lists)
     Out.push_back(llvm::join(L, ","));
@@ -16,9 +16,9 @@ std::vector<std::string> joined(
 }
 
 TEST(ParamSweepTest, LoopStructureFirstAndOnlyActivePasses) {
-  auto N = joined(sweepNeighbours({"loop-unroll", "redundancy-elim",
-                                   "schedule-window"},
-                                  {"loop-unroll", "schedule-window"}));
+  auto N = joined(
+      sweepNeighbours({"loop-unroll", "redundancy-elim", "schedule-window"},
+                      {"loop-unroll", "schedule-window"}));
   ASSERT_GE(N.size(), 4u);
   EXPECT_EQ(N[0], "loop-unroll<factor=8>,redundancy-elim,schedule-window");
   EXPECT_EQ(N[1], "loop-unroll<factor=2>,redundancy-elim,schedule-window");
@@ -33,9 +33,9 @@ TEST(ParamSweepTest, LoopStructureFirstAndOnlyActivePasses) {
 TEST(ParamSweepTest, EveryPassWhenNoneIsKnownActive) {
   auto N = joined(sweepNeighbours({"exec-loop-pipeline", "sink-waitcnt"}, {}));
   EXPECT_EQ(N.front(), "exec-loop-pipeline<depth=8>,sink-waitcnt");
-  EXPECT_NE(std::find(N.begin(), N.end(),
-                      "exec-loop-pipeline,sink-waitcnt<reach=8>"),
-            N.end());
+  EXPECT_NE(
+      std::find(N.begin(), N.end(), "exec-loop-pipeline,sink-waitcnt<reach=8>"),
+      N.end());
 }
 
 TEST(ParamSweepTest, DefaultComesBackAndTheMovedCoordinateGoesLast) {
@@ -44,9 +44,9 @@ TEST(ParamSweepTest, DefaultComesBackAndTheMovedCoordinateGoesLast) {
   std::vector<std::string> Grand = {"loop-unroll", "schedule-window"};
   auto N = joined(sweepNeighbours(Parent, {}, Grand));
   // The parent's own value is never proposed; the default (unset) is.
-  EXPECT_EQ(std::find(N.begin(), N.end(),
-                      "loop-unroll<factor=8>,schedule-window"),
-            N.end());
+  EXPECT_EQ(
+      std::find(N.begin(), N.end(), "loop-unroll<factor=8>,schedule-window"),
+      N.end());
   ASSERT_GE(N.size(), 2u);
   EXPECT_EQ(N[N.size() - 2], "loop-unroll<factor=2>,schedule-window");
   EXPECT_EQ(N.back(), "loop-unroll,schedule-window");

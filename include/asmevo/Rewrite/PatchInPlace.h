@@ -7,8 +7,10 @@
 // relink, no new layout, descriptors and notes as they were). The
 // rebuilt candidate tells us what each instruction's bytes became; the
 // patch is accepted only when every instruction of the candidate sits at
-// its original address with its original size and the descriptors and
-// metadata did not change.
+// its original address with its original size, or within a run of
+// instructions that only swapped places (the run occupies exactly the bytes
+// its instructions occupied in K0, none of them a branch, call or PC read),
+// and the descriptors and metadata did not change.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASMEVO_REWRITE_PATCHINPLACE_H
@@ -20,6 +22,7 @@
 
 namespace asmevo {
 class CodeObject;
+class TargetContext;
 
 struct Patch {
   std::vector<uint8_t> Bytes; ///< The original file with the patches.
@@ -29,10 +32,13 @@ struct Patch {
 
 /// \p K0's bytes with the code of \p Rebuilt (linked from K0's lifted and
 /// edited functions) written over it; an error says which instruction
-/// moved or grew, or which other part of the object changed.
+/// moved or grew, or which other part of the object changed. \p TC
+/// decodes swapped runs to refuse PC-dependent instructions in them;
+/// without it no run of swapped instructions is accepted.
 llvm::Expected<Patch> patchInPlace(const CodeObject &K0,
                                    const CodeObject &Rebuilt,
-                                   const RebuildResult &R);
+                                   const RebuildResult &R,
+                                   const TargetContext *TC = nullptr);
 
 } // namespace asmevo
 
