@@ -128,6 +128,9 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
       C.Module = std::move(*LM);
     return std::move(C);
   }
+  // A patch keeps every address: removed s_nops come back as s_nop 0.
+  if (Opts.PatchInPlace && C.Changed)
+    padRemovedNops(**LM);
   Expected<RebuildResult> R = RebuildResult();
   {
     PhaseScope P("candidate: rebuild");

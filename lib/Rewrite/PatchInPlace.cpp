@@ -1,7 +1,12 @@
 //===- PatchInPlace.cpp ---------------------------------------------------===//
 #include "asmevo/Rewrite/PatchInPlace.h"
 #include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Support/TargetContext.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -10,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 using namespace llvm;
 
@@ -182,6 +188,67 @@ Expected<Patch> patchInPlace(const CodeObject &K0, const CodeObject &K1,
     I = *Close + 1;
   }
   return std::move(P);
+}
+
+unsigned padRemovedNops(LiftedModule &LM) {
+  const TargetContext &TC = LM.target();
+  const CodeObject &K0 = LM.original();
+  unsigned Padded = 0;
+  for (LiftedFunction &LF : LM.functions()) {
+    if (!LF.Simple || !LF.MF)
+      continue;
+    MachineFunction &MF = *LF.MF;
+    // Every instruction still there, by its original address.
+    std::map<uint64_t, MachineInstr *> Present;
+    for (MachineBasicBlock &MBB : MF)
+      for (MachineInstr &MI : MBB)
+        if (auto A = LiftedModule::originalAddress(MI))
+          Present[*A] = &MI;
+    if (Present.empty())
+      continue;
+    auto InK0 = K0.bytesAt(LF.Range.Addr, LF.Range.Size);
+    if (!InK0) {
+      consumeError(InK0.takeError());
+      continue;
+    }
+    ArrayRef<uint8_t> Bytes = *InK0;
+    for (uint64_t Off = 0; Off < Bytes.size();) {
+      MCInst Inst;
+      uint64_t Size = 0;
+      uint64_t Addr = LF.Range.Addr + Off;
+      if (TC.disassembler().getInstruction(Inst, Size, Bytes.drop_front(Off),
+                                           Addr, nulls()) !=
+              MCDisassembler::Success ||
+          !Size)
+        break; // Padding after the code, or data: nothing to put back.
+      Off += Size;
+      if (Present.count(Addr) ||
+          !TC.opcodeName(Inst.getOpcode()).starts_with("S_NOP"))
+        continue;
+      // Before what followed it; after the last instruction when nothing
+      // did (never past a terminator: the end of a block that has one).
+      auto Next = Present.upper_bound(Addr);
+      MachineBasicBlock *MBB;
+      MachineBasicBlock::iterator At;
+      if (Next != Present.end()) {
+        MBB = Next->second->getParent();
+        At = Next->second->getIterator();
+      } else {
+        MachineInstr *Last = std::prev(Present.end())->second;
+        MBB = Last->getParent();
+        At = MBB->getFirstTerminator();
+        if (At == MBB->end())
+          At = std::next(Last->getIterator());
+      }
+      const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+      MachineInstr *Nop =
+          BuildMI(*MBB, At, DebugLoc(), TII.get(Inst.getOpcode())).addImm(0);
+      LiftedModule::setOriginalAddress(*Nop, Addr);
+      Present[Addr] = Nop;
+      ++Padded;
+    }
+  }
+  return Padded;
 }
 
 } // namespace asmevo

@@ -2,7 +2,8 @@
 //
 // Where rebuilding is not wanted (`--patch-in-place`) or not safe, an edit
 // that keeps every instruction at its address — a wait count changed, an
-// s_nop shortened, two instructions of a block swapped — can be written
+// s_nop shortened (or removed and put back as s_nop 0), two instructions of
+// a block swapped — can be written
 // into the original object's bytes: nothing else in the file changes (no
 // relink, no new layout, descriptors and notes as they were). The
 // rebuilt candidate tells us what each instruction's bytes became; the
@@ -22,6 +23,7 @@
 
 namespace asmevo {
 class CodeObject;
+class LiftedModule;
 class TargetContext;
 
 struct Patch {
@@ -39,6 +41,13 @@ llvm::Expected<Patch> patchInPlace(const CodeObject &K0,
                                    const CodeObject &Rebuilt,
                                    const RebuildResult &R,
                                    const TargetContext *TC = nullptr);
+
+/// For a patch: each `s_nop` of the original that a pass removed (from a
+/// simple function of \p LM) comes back as `s_nop 0` at its original
+/// address, so that what follows keeps its place. One wait state is never
+/// fewer than the hazard rules asked for (the pass found none needed).
+/// Returns how many were put back.
+unsigned padRemovedNops(LiftedModule &LM);
 
 } // namespace asmevo
 
