@@ -921,7 +921,7 @@ void ObjectEmitter::updateMetadata() {
                                   Meta->Desc.size()),
                         false))
     return;
-  bool Changed = false;
+  bool Raised = false, Lowered = false;
   auto Root = Doc.getRoot();
   auto KIt = Root.getMap().find(Doc.getNode("amdhsa.kernels"));
   if (KIt == Root.getMap().end() || !KIt->second.isArray())
@@ -936,7 +936,10 @@ void ObjectEmitter::updateMetadata() {
     // Raised only when the edited code names more than the original code
     // did: a note that already declared fewer than the original code names
     // was the producer's choice, and an edit adding nothing keeps it.
-    auto Raise = [&](StringRef Key, unsigned V, unsigned Orig) {
+    // A kernel whose VGPRs were renumbered states what its code uses,
+    // lower counts included (KernelResources::VGPRsAsUsed).
+    auto Raise = [&](StringRef Key, unsigned V, unsigned Orig,
+                     bool AsUsed = false) {
       auto It = M.find(Doc.getNode(Key));
       if (It == M.end() || (It->second.getKind() != msgpack::Type::UInt &&
                             It->second.getKind() != msgpack::Type::Int))
@@ -944,16 +947,17 @@ void ObjectEmitter::updateMetadata() {
       uint64_t Old = It->second.getKind() == msgpack::Type::UInt
                          ? It->second.getUInt()
                          : (uint64_t)It->second.getInt();
-      if (V > Old && V > Orig) {
+      if (AsUsed ? V != Old : V > Old && V > Orig) {
         It->second = Doc.getNode(uint64_t(V));
-        Changed = true;
+        (V < Old ? Lowered : Raised) = true;
       }
     };
-    Raise(".vgpr_count", Resources[K].VGPRs, Resources[K].OrigVGPRs);
+    Raise(".vgpr_count", Resources[K].VGPRs, Resources[K].OrigVGPRs,
+          Resources[K].VGPRsAsUsed);
     Raise(".agpr_count", Resources[K].AGPRs, Resources[K].OrigAGPRs);
     Raise(".sgpr_count", Resources[K].SGPRs, Resources[K].OrigSGPRs);
   }
-  if (!Changed)
+  if (!Raised && !Lowered)
     return;
   std::string Blob;
   Doc.writeToBlob(Blob);
@@ -980,8 +984,12 @@ void ObjectEmitter::updateMetadata() {
     NewNotes.resize(alignTo(NewNotes.size(), 4), 0);
   }
   NewNotesSection = Meta->SectionIndex;
-  R.Warnings.push_back("an edit raised register use: the descriptor and the "
-                       "metadata note's register counts were updated");
+  if (Raised)
+    R.Warnings.push_back("an edit raised register use: the descriptor and "
+                         "the metadata note's register counts were updated");
+  if (Lowered)
+    R.Warnings.push_back("registers were renumbered: the metadata note's "
+                         ".vgpr_count was lowered to what the code uses");
 }
 
 StringRef asmevo::lldArgsCommentTag() { return "asmevo-lld-args:"; }

@@ -217,7 +217,13 @@ asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
   // we over-estimate) keeps them when the edit names nothing new.
   uint32_t R1 = KD.pgmRsrc1();
   unsigned DeclV = R1 & 0x3f, DeclS = (R1 >> 6) & 0xf;
-  if (VField > DeclV && VField > VFieldOf(Orig))
+  // A kernel whose VGPRs were renumbered declares what its code uses: the
+  // declared count describes the old numbering. Only for a kernel that
+  // reaches nothing and names no AGPR (what regalloc-compact renumbers), so
+  // the count is the kernel's own and ACCUM_OFFSET bounds no AGPRs.
+  Res.VGPRsAsUsed = Kernel->RegistersRenumbered && Reached.size() == 1 &&
+                    !Use.AGPRs && Use.ArchVGPRs;
+  if (Res.VGPRsAsUsed || (VField > DeclV && VField > VFieldOf(Orig)))
     R1 = (R1 & ~0x3fu) | std::min(VField, 63u);
   if (SField > DeclS && SField > OrigSField)
     R1 = (R1 & ~(0xfu << 6)) | (SField << 6);
@@ -227,6 +233,13 @@ asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
   // raise it, or v[accum_offset..] would be AGPR-backed.
   if (Unified && Arch4 > KD.accumOffset() &&
       Arch4 > alignTo(Orig.ArchVGPRs, 4)) {
+    uint32_t R3 = KD.pgmRsrc3();
+    KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
+  }
+  // With no AGPR, ACCUM_OFFSET may not exceed the VGPRs allocated (the
+  // assembler rejects `.amdhsa_accum_offset` above `next_free_vgpr`): a
+  // renumbered kernel's comes down with its count.
+  if (Unified && Res.VGPRsAsUsed && Arch4 < KD.accumOffset()) {
     uint32_t R3 = KD.pgmRsrc3();
     KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
   }

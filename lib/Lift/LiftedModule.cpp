@@ -387,6 +387,7 @@ void LiftedModule::relift(LiftedFunction &LF) {
   LF.PreloadEntry = nullptr;
   LF.NumInstrs = 0;
   LF.Finalized = false;
+  LF.RegistersRenumbered = false;
   FunctionLifter(*this, LF).run();
   dropIfNotSimple(LF);
   if (LF.MF) {

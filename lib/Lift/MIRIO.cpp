@@ -365,6 +365,9 @@ Error LiftedModule::importFunctionsMIR(StringRef Text,
     LF->Simple = true;
     LF->Reason.clear();
     LF->Finalized = true; // The MIR parser verified it.
+    // MIR does not carry the flag: the emitter keeps the max(declared,
+    // used) rule for an imported function, which is never too low.
+    LF->RegistersRenumbered = false;
     LF->PreloadEntry = preloadEntry(*LF, *Original);
   }
   return Error::success();

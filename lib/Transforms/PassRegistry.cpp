@@ -10,6 +10,7 @@
 #include "LoopUnroll.h"
 #include "NopShrink.h"
 #include "RedundancyElim.h"
+#include "RegallocCompact.h"
 #include "RelaxWaitcnt.h"
 #include "ViolationSites.h"
 #include "asmevo/Lift/FunctionKey.h"
@@ -133,6 +134,10 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "replace/insert/delete/move/set-waitcnt/set-nop/rename/pass edits, "
        "each checked against the kernel before it is applied",
        [] { return std::make_unique<ApplyEditsPass>(); }},
+      {"regalloc-compact",
+       "a kernel's VGPRs renumbered by aligned quads to close holes, and its "
+       "declared VGPR count lowered to what the code uses",
+       [] { return std::make_unique<RegallocCompactPass>(); }},
       {"schedule-window",
        "list scheduling within each block (memory issue hoisted, MFMA "
        "interleaved; waits renumbered, wait states inserted), kept only "

@@ -27,6 +27,10 @@ struct KernelResources {
   /// The same counts for the original, unedited code: what an edit is
   /// compared with (the note's declared counts may be lower).
   unsigned OrigVGPRs = 0, OrigAGPRs = 0, OrigSGPRs = 0;
+  /// The kernel's VGPRs were renumbered (LiftedFunction::
+  /// RegistersRenumbered): KD's VGPR granule and the note's .vgpr_count
+  /// are what the code uses, lower than declared included.
+  bool VGPRsAsUsed = false;
 };
 KernelResources
 kernelResources(const LiftedModule &LM, unsigned KernelIndex,

@@ -39,6 +39,11 @@ struct LiftedFunction {
   unsigned NumInstrs = 0;
   /// Live-ins computed and the MachineVerifier consulted (see finalize()).
   bool Finalized = false;
+  /// Set by regalloc-compact on a kernel whose VGPRs it renumbered: the
+  /// input's declared VGPR count describes the old numbering, so the
+  /// emitter declares what the code uses (lower counts included) instead of
+  /// max(declared, used).
+  bool RegistersRenumbered = false;
 };
 
 struct LiftOptions {
