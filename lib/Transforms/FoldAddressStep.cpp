@@ -1,5 +1,6 @@
 //===- FoldAddressStep.cpp - Pointer steps into load/store offsets --------===//
 #include "FoldAddressStep.h"
+#include "EditSupport.h"
 #include "ExecMask.h"
 #include "RewriteGuard.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -161,12 +162,10 @@ Expected<bool> FoldAddressStepPass::run(LiftedModule &LM, LiftedFunction &LF) {
   const ISAFacts &F = Facts.get(LM);
   Folder Fo(LF, F);
   RewriteGuard Guard(LM, LF, F);
-  bool InPrologue = LF.PreloadEntry != nullptr;
+  EditableRegion Region(LF);
   bool Changed = false;
   for (MachineBasicBlock &MBB : *LF.MF) {
-    if (&MBB == LF.PreloadEntry)
-      InPrologue = false;
-    if (InPrologue)
+    if (Region.inPrologue(MBB))
       continue;
     std::vector<MachineInstr *> I;
     for (MachineInstr &MI : MBB)
