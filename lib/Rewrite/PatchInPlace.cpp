@@ -1,6 +1,7 @@
 //===- PatchInPlace.cpp ---------------------------------------------------===//
 #include "asmevo/Rewrite/PatchInPlace.h"
 #include "asmevo/CodeObject/CodeObject.h"
+#include "asmevo/Lift/InstrKinds.h"
 #include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Support/TargetContext.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -68,10 +69,10 @@ Expected<Patch> patchInPlace(const CodeObject &K0, const CodeObject &K1,
           E.Function.str().c_str(), (unsigned long long)E.NewAddr);
     Order.push_back(&E);
   }
-  llvm::stable_sort(Order,
-                    [](const AddressMapEntry *A, const AddressMapEntry *B) {
-                      return A->NewAddr < B->NewAddr;
-                    });
+  // Entries have distinct addresses: any sort gives the one order.
+  llvm::sort(Order, [](const AddressMapEntry *A, const AddressMapEntry *B) {
+    return A->NewAddr < B->NewAddr;
+  });
   std::vector<Site> Sites;
   for (size_t I = 0; I < Order.size(); ++I) {
     const AddressMapEntry &E = *Order[I];
@@ -173,8 +174,7 @@ Expected<Patch> patchInPlace(const CodeObject &K0, const CodeObject &K1,
       const MCInstrDesc &D = TC->instrInfo().get(Inst.getOpcode());
       StringRef Name = TC->opcodeName(Inst.getOpcode());
       if (D.isBranch() || D.isCall() || D.isReturn() || D.isIndirectBranch() ||
-          Name.starts_with("S_GETPC") || Name.starts_with("S_SETPC") ||
-          Name.starts_with("S_SWAPPC") || Name.starts_with("S_CALL"))
+          classifyFlow(Name) != FlowKind::None || isGetPC(Name))
         return createStringError(
             "function '%s': instructions swapped around %s at 0x%llx, "
             "which depends on its address; no patch",

@@ -76,11 +76,9 @@ sweepNeighbours(ArrayRef<std::string> Parent,
         Keys.insert(KV.first);
       for (const std::string &K : Keys) {
         auto A = Specs[I].Params.find(K), B = Before[I].Params.find(K);
-        bool Same =
-            A != Specs[I].Params.end() && B != Before[I].Params.end()
-                ? A->second == B->second
-                : (A == Specs[I].Params.end()) == (B == Before[I].Params.end());
-        if (!Same) {
+        bool HasA = A != Specs[I].Params.end(),
+             HasB = B != Before[I].Params.end();
+        if (HasA != HasB || (HasA && A->second != B->second)) {
           ++Diffs;
           MovedAt = I;
           MovedParam = K;

@@ -100,14 +100,10 @@ private:
 /// The VGPR indices \p R names; AGPR is set when it names an AGPR.
 void noteIndices(const MCRegisterInfo &MRI, MCRegister R, BitVector &Used,
                  bool &AGPR) {
-  SmallVector<StringRef, 8> Parts;
-  StringRef Name = MRI.getName(R);
-  if (Name.contains("AGPR"))
+  if (StringRef(MRI.getName(R)).contains("AGPR"))
     AGPR = true;
-  Name.split(Parts, '_');
-  for (StringRef P : Parts)
-    if (std::optional<unsigned> I = vgprIndex(P))
-      Used.set(*I);
+  if (std::optional<VRange> V = vgprsOf(MRI, R))
+    Used.set(V->First, V->First + V->Count);
 }
 
 /// Block live-ins, by block, to put back.
