@@ -29,7 +29,7 @@ static const std::vector<SweptParam> &sweptParams() {
       {"exec-loop-pipeline", "depth", 4, {8, 6, 2, 3, 5, 7}, 0},
       {"schedule-window", "order", 0, {1, 2, 3}, 1},
       {"schedule-window", "size", 96, {160, 48, 24}, 1},
-      {"loop-unroll", "max-body", 64, {128, 32}, 2},
+      {"loop-unroll", "max-body", 96, {128, 32}, 2},
       {"exec-loop-pipeline", "max-body", 64, {128, 32}, 2},
       {"exec-loop-pipeline", "occupancy-drop", 1, {0}, 2},
       {"sink-waitcnt", "reach", 0, {8, 2}, 2},

@@ -1,5 +1,6 @@
 //===- LoopUnroll.cpp - Unroll counted single-block loops by two ----------===//
 #include "LoopUnroll.h"
+#include "CompareLoop.h"
 #include "EditSupport.h"
 #include "ExecMask.h"
 #include "LoadReuse.h"
@@ -22,7 +23,7 @@ using namespace asmevo;
 static cl::opt<unsigned> LoopUnrollMaxBody(
     "loop-unroll-max-body",
     cl::desc("loop-unroll: most instructions in a loop body it copies"),
-    cl::init(64));
+    cl::init(96));
 
 static cl::opt<unsigned> LoopUnrollFactor(
     "loop-unroll-factor",
@@ -66,6 +67,31 @@ struct Webs {
   bool fixed(unsigned W) { return Fixed[find(W)]; }
 };
 
+/// Marks in \p Used every SGPR index \p MF names (pairs, tuples and
+/// halves by their parts); false when a register does not say which SGPRs
+/// it is (trap temporaries).
+bool scanSGPRs(const MachineFunction &MF, const MCRegisterInfo &MRI,
+               std::vector<bool> &Used) {
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineInstr &MI : MBB)
+      for (const MachineOperand &MO : MI.operands()) {
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        // SGPRn, SGPRa_SGPRb..., and their 16-bit halves (SGPRn_LO16).
+        SmallVector<StringRef, 8> Parts;
+        StringRef(MRI.getName(MO.getReg())).split(Parts, '_');
+        for (StringRef P : Parts) {
+          unsigned Idx;
+          if (P.consume_front("SGPR") && !P.getAsInteger(10, Idx) &&
+              Idx < Used.size())
+            Used[Idx] = true;
+        }
+        if (StringRef(MRI.getName(MO.getReg())).starts_with("TTMP"))
+          return false;
+      }
+  return true;
+}
+
 class Unroller {
 public:
   Unroller(asmevo::Pass &P, LiftedModule &LM, LiftedFunction &LF,
@@ -82,6 +108,9 @@ private:
   struct Loop {
     MachineBasicBlock *L = nullptr, *Exit = nullptr;
     MachineInstr *Term = nullptr;
+    /// An unconditional back branch before Term's block ends (guarded
+    /// loops only): not part of the body either.
+    MachineInstr *Back = nullptr;
     Register Counter;
   };
   /// What one unroll added, to put it back.
@@ -177,9 +206,15 @@ private:
   /// Renames the VGPR webs of one body copy that neither the next copy
   /// (Exposed) nor, when \p Last, the exit reads.
   /// \p Log, when given, receives each operand renamed and its old register.
+  /// \p AlsoLive: another block the last copy's values flow into.
   void rename(const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last,
               std::vector<std::pair<MachineOperand *, Register>> *Log =
-                  nullptr);
+                  nullptr,
+              const MachineBasicBlock *AlsoLive = nullptr);
+  /// Unrolls \p CL under a guard (CompareLoop.h); false when no guard
+  /// can be built.
+  bool unrollGuarded(const CompareLoop &CL, unsigned Factor, Register Limit,
+                     Done &D);
   void undo(Done &D);
 
   asmevo::Pass &P;
@@ -191,6 +226,11 @@ private:
   const TargetRegisterInfo &TRI;
   const MCRegisterInfo &MRI;
   std::vector<bool> UsedVGPR = std::vector<bool>(NumVGPRs);
+  /// rename() gives a guarded write's implicit uses of its own VGPRs
+  /// (the lifter's "masked lanes keep their value") the new name, undef,
+  /// instead of keeping the write in place (guarded unrolls only, which
+  /// erase their copies whole when undone).
+  bool RenameShadows = false;
   unsigned VGPRLimit = 0;
   /// The VGPR limit one wave per SIMD lower (0: none, or below 4 waves).
   unsigned LowerLimit = 0;
@@ -270,7 +310,7 @@ std::optional<Unroller::Loop> Unroller::match(MachineBasicBlock &MBB) const {
 bool Unroller::bodyCopyable(const Loop &Lp) const {
   unsigned N = 0;
   for (MachineInstr &MI : *Lp.L) {
-    if (&MI == Lp.Term || MI.isMetaInstruction())
+    if (&MI == Lp.Term || &MI == Lp.Back || MI.isMetaInstruction())
       continue;
     if (++N > P.param("max-body", LoopUnrollMaxBody))
       return false;
@@ -377,7 +417,8 @@ void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
 
 void Unroller::rename(
     const Loop &Lp, ArrayRef<MachineInstr *> Copy, bool Last,
-    std::vector<std::pair<MachineOperand *, Register>> *Log) {
+    std::vector<std::pair<MachineOperand *, Register>> *Log,
+    const MachineBasicBlock *AlsoLive) {
   // Bodies where a VGPR's lanes are not simply "written under the one EXEC
   // the body runs with, read under it": renaming would change what an
   // inactive or another lane reads.
@@ -412,10 +453,25 @@ void Unroller::rename(
   // before an unguarded write of it (or the next copy or the exit may):
   // only then does the write read the old value. (An address pair's high
   // half that only the guarded load reads is a plain write.)
+  // The lifter marks a write under a narrowed EXEC as also reading each of
+  // its VGPRs (implicit uses); KeptOld above says which of those old
+  // values matter, so these operands only follow their definition's name.
+  auto Shadow = [&](const MachineInstr &MI, const MachineOperand &MO) {
+    if (!RenameShadows || !MO.isImplicit() || MO.isDef() ||
+        !Guarded.count(&MI))
+      return false;
+    auto V = vgprsOf(MRI, MO.getReg().asMCReg());
+    if (!V || V->Count != 1)
+      return false;
+    return llvm::any_of(MI.operands(), [&](const MachineOperand &D) {
+      return D.isReg() && D.isDef() && D.getReg() &&
+             TRI.regsOverlap(D.getReg(), MO.getReg());
+    });
+  };
   auto VUnits = [&](const MachineInstr &MI, bool Defs) {
     SmallVector<unsigned, 8> Out;
     for (const MachineOperand &MO : MI.operands())
-      if (MO.isReg() && MO.getReg() && MO.isDef() == Defs)
+      if (MO.isReg() && MO.getReg() && MO.isDef() == Defs && !Shadow(MI, MO))
         if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
           for (unsigned U = V->First; U < V->First + V->Count; ++U)
             Out.push_back(U);
@@ -458,23 +514,34 @@ void Unroller::rename(
   }
   std::vector<bool> ExitLive(NumVGPRs);
   if (Last)
-    for (const auto &LI : Lp.Exit->liveins())
-      if (auto V = vgprsOf(MRI, LI.PhysReg))
-        for (unsigned U = V->First; U < V->First + V->Count; ++U)
-          ExitLive[U] = true;
+    for (const MachineBasicBlock *B :
+         {static_cast<const MachineBasicBlock *>(Lp.Exit), AlsoLive})
+      if (B)
+        for (const auto &LI : B->liveins())
+          if (auto V = vgprsOf(MRI, LI.PhysReg))
+            for (unsigned U = V->First; U < V->First + V->Count; ++U)
+              ExitLive[U] = true;
   std::map<const MachineInstr *, SmallVector<unsigned, 4>> KeptOld;
   for (size_t I = 0; I < Copy.size(); ++I) {
     if (!Guarded.count(Copy[I]))
       continue;
     for (unsigned U : VUnits(*Copy[I], true)) {
       bool Matters = true, Stopped = false;
+      // With shadows renamed: a later region's own write of U covers that
+      // region's reads of it (the same EXEC).
+      size_t CoveredIn = Copy.size();
       for (size_t J = RegionEnd[I] + 1; J < Copy.size() && !Stopped; ++J) {
-        if (llvm::is_contained(VUnits(*Copy[J], false), U)) {
+        bool G = Guarded.count(Copy[J]);
+        if (llvm::is_contained(VUnits(*Copy[J], false), U) &&
+            !(RenameShadows && G && CoveredIn == RegionStart[J])) {
           Stopped = true; // read: Matters stays
-        } else if (!Guarded.count(Copy[J]) && !NamePartial(*Copy[J]) &&
+        } else if (!G && !NamePartial(*Copy[J]) &&
                    llvm::is_contained(VUnits(*Copy[J], true), U)) {
           Stopped = true;
           Matters = false;
+        } else if (G && !NamePartial(*Copy[J]) &&
+                   llvm::is_contained(VUnits(*Copy[J], true), U)) {
+          CoveredIn = RegionStart[J];
         }
       }
       if (!Stopped)
@@ -499,7 +566,8 @@ void Unroller::rename(
                     SmallVectorImpl<std::pair<unsigned, VRange>> &Out) {
     for (unsigned I = 0; I < MI.getNumOperands(); ++I) {
       const MachineOperand &MO = MI.getOperand(I);
-      if (!MO.isReg() || !MO.getReg() || MO.isDef() != Defs)
+      if (!MO.isReg() || !MO.getReg() || MO.isDef() != Defs ||
+          Shadow(MI, MO))
         continue;
       if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
         Out.push_back({I, *V});
@@ -532,15 +600,12 @@ void Unroller::rename(
       for (unsigned U = V.First; U < V.First + V.Count; ++U)
         Written[U] = true;
   }
-  std::vector<bool> LiveOut = Exposed;
-  // The first copy never leaves the loop: only the second one's values
-  // reach the exit.
-  for (const auto &LI : Last ? Lp.Exit->liveins()
-                             : make_range(Lp.Exit->livein_end(),
-                                          Lp.Exit->livein_end()))
-    if (auto V = vgprsOf(MRI, LI.PhysReg))
-      for (unsigned U = V->First; U < V->First + V->Count; ++U)
-        LiveOut[U] = true;
+  // Only a block's last copy leaves it: its values reach the exit (and
+  // AlsoLive); earlier copies hand theirs only to the next copy.
+  std::vector<bool> LiveOut = Last ? ExitLive : Exposed;
+  if (Last)
+    for (unsigned U = 0; U < NumVGPRs; ++U)
+      LiveOut[U] = LiveOut[U] || Exposed[U];
 
   // Webs: one per definition of a VGPR (and one per VGPR for the value the
   // copy starts with, fixed). Registers named together in one operand, and
@@ -677,14 +742,71 @@ void Unroller::rename(
       return;
     Edits.push_back({&MI->getOperand(I), R});
   }
+  // A shadow use takes the new name of the definition it stands beside.
+  std::vector<std::pair<MachineOperand *, MCRegister>> ShadowEdits;
+  for (auto &[MO, R] : Edits) {
+    if (!MO->isDef())
+      continue;
+    MachineInstr &MI = *MO->getParent();
+    for (MachineOperand &U : MI.operands())
+      if (U.isReg() && U.getReg() && Shadow(MI, U) &&
+          TRI.regsOverlap(U.getReg(), MO->getReg()))
+        if (auto V = vgprsOf(MRI, U.getReg().asMCReg()))
+          if (NewOf[V->First] >= 0)
+            if (MCRegister N = LM.target().reg("v" + utostr(NewOf[V->First])))
+              ShadowEdits.push_back({&U, N});
+  }
   for (auto &[MO, R] : Edits) {
     if (Log)
       Log->push_back({MO, MO->getReg()});
     MO->setReg(R);
   }
+  // What the masked-off lanes of the new register hold is nobody's value.
+  for (auto &[MO, R] : ShadowEdits) {
+    MO->setReg(R);
+    MO->setIsUndef();
+  }
   for (unsigned U = 0; U < NumVGPRs; ++U)
     if (Moved[U] && NewOf[U] >= 0)
       UsedVGPR[NewOf[U]] = true;
+}
+
+bool Unroller::unrollGuarded(const CompareLoop &CL, unsigned Factor,
+                             Register Limit, Done &D) {
+  auto GB = buildGuardedBlocks(CL, Factor, Limit, LM.target(), TII);
+  if (!GB)
+    return false;
+  MachineBasicBlock &L = *CL.L;
+  D.Lp.L = &L;
+  D.Lp.Exit = CL.Exit;
+  D.Lp.Term = CL.Term;
+  D.Blocks = {GB->G, GB->M, GB->M2};
+  std::vector<MachineInstr *> Body;
+  for (MachineInstr &MI : L)
+    if (&MI != CL.Term && &MI != CL.Back && !MI.isMetaInstruction())
+      Body.push_back(&MI);
+  std::vector<std::vector<MachineInstr *>> InM;
+  auto At = GB->M->getFirstTerminator();
+  for (unsigned I = 0; I < Factor; ++I) {
+    InM.emplace_back();
+    for (MachineInstr *MI : Body) {
+      MachineInstr *N = MF.CloneMachineInstr(MI);
+      N->setPreInstrSymbol(MF, nullptr);
+      GB->M->insert(At, N);
+      InM.back().push_back(N);
+    }
+  }
+  D.Copies.push_back(std::move(InM));
+  // Every way into L but the loop's own edges and the guard's now enters
+  // at G (the block laid out before L falls into G).
+  std::vector<MachineBasicBlock *> Preds(L.pred_begin(), L.pred_end());
+  for (MachineBasicBlock *Pred : Preds) {
+    if (Pred == &L || Pred == CL.Latch || llvm::is_contained(D.Blocks, Pred))
+      continue;
+    Pred->ReplaceUsesOfBlockWith(&L, GB->G);
+    D.Retargeted.push_back(Pred);
+  }
+  return true;
 }
 
 void Unroller::undo(Done &D) {
@@ -752,8 +874,28 @@ bool Unroller::run(bool Exec) {
       if (auto Lp = match(MBB))
         if (bodyCopyable(*Lp) && !Lp->Exit->livein_empty())
           Loops.push_back(*Lp);
+  // Loops that leave on a compare with a bound (the usual compiled form)
+  // take a guarded unroll; the shifted bound needs a free SGPR when it is
+  // a register.
+  std::vector<CompareLoop> CmpLoops;
+  std::vector<bool> UsedS(100);
+  bool SGPRsKnown = scanSGPRs(MF, MRI, UsedS);
+  MCRegister SCC = LM.target().reg("scc");
+  for (MachineBasicBlock &MBB : MF)
+    if (!Pinned.count(&MBB) && !match(MBB))
+      if (auto CL = matchCompareLoop(MBB, TII, TRI, MRI, SCC)) {
+        Loop Lp;
+        Lp.L = CL->L;
+        Lp.Exit = CL->Exit;
+        Lp.Term = CL->Term;
+        Lp.Back = CL->Back;
+        if (bodyCopyable(Lp) && !CL->Exit->livein_empty() &&
+            (CL->BoundImm || SGPRsKnown))
+          CmpLoops.push_back(*CL);
+      }
   unsigned Factor = P.param("factor", LoopUnrollFactor);
-  if (Loops.empty() || !isPowerOf2_32(Factor) || Factor < 2 || Factor > 8)
+  if ((Loops.empty() && CmpLoops.empty()) || !isPowerOf2_32(Factor) ||
+      Factor < 2 || Factor > 8)
     return false;
 
   AnalysisOptions AO;
@@ -780,9 +922,76 @@ bool Unroller::run(bool Exec) {
         UsedVGPR = std::move(Saved);
       }
   }
+  for (const CompareLoop &CL : CmpLoops) {
+    if (!P.shouldRewrite())
+      continue;
+    Register Limit;
+    if (!CL.BoundImm) {
+      auto Free = llvm::find(UsedS, false);
+      if (Free == UsedS.end())
+        continue;
+      *Free = true;
+      Limit = LM.target().reg("s" + utostr(Free - UsedS.begin()));
+      if (!Limit)
+        continue;
+    }
+    All.emplace_back();
+    if (!unrollGuarded(CL, Factor, Limit, All.back())) {
+      All.pop_back();
+      continue;
+    }
+    if (VGPRLimit) {
+      std::vector<bool> Saved = UsedVGPR;
+      auto &InM = All.back().Copies.front();
+      RenameShadows = true;
+      for (size_t I = 0; I < InM.size(); ++I)
+        rename(All.back().Lp, InM[I], /*Last=*/I + 1 == InM.size(), nullptr,
+               /*AlsoLive=*/CL.L);
+      RenameShadows = false;
+      UsedVGPR = std::move(Saved);
+    }
+    // Copies that cannot all issue their loads before the first wait only
+    // add the guard and code size (and hide the loop from passes that
+    // overlap its loads otherwise): put the loop back.
+    if (!issueHeadsFirst(*All.back().Blocks[1], All.back().Copies.front(), F,
+                         TII, TRI, MRI, SCC)) {
+      undo(All.back());
+      All.pop_back();
+    }
+  }
   if (All.empty())
     return false;
   FunctionAnalysis A1 = analyzeFunction(LM, LF, F, AO);
+  // A guarded block's heads-first order can take away the independent
+  // instructions that stood between a VALU write and the MFMA reading it:
+  // s_nops in its own blocks give those wait states back.
+  SmallPtrSet<const MachineBasicBlock *, 8> Added;
+  for (const Done &D : All)
+    if (!D.Lp.Counter)
+      Added.insert(D.Blocks.begin(), D.Blocks.end());
+  for (unsigned Round = 0; Round < 3 && !Added.empty() && !A1.Hazards.empty();
+       ++Round) {
+    std::vector<MachineInstr *> Seq;
+    for (MachineBasicBlock &MBB : MF)
+      for (MachineInstr &MI : MBB)
+        if (!MI.isMetaInstruction())
+          Seq.push_back(&MI);
+    std::map<MachineInstr *, int> Need;
+    for (const HazardHit &H : A1.Hazards)
+      if (H.Consumer < Seq.size() && Added.count(Seq[H.Consumer]->getParent()))
+        Need[Seq[H.Consumer]] = std::max(Need[Seq[H.Consumer]], H.Missing);
+    if (Need.empty())
+      break;
+    unsigned NopOpc = LM.target().opcode("S_NOP_vi");
+    if (NopOpc == ~0u)
+      NopOpc = LM.target().opcode("S_NOP");
+    for (auto &[MI, Missing] : Need)
+      for (int Left = Missing; Left > 0; Left -= 16)
+        BuildMI(*MI->getParent(), MI->getIterator(), DebugLoc(),
+                TII.get(NopOpc))
+            .addImm(std::min(Left, 16) - 1);
+    A1 = analyzeFunction(LM, LF, F, AO);
+  }
   if (A1.violations() > A0.violations() ||
       A1.Advisories.size() > A0.Advisories.size()) {
     for (auto It = All.rbegin(); It != All.rend(); ++It)
@@ -1397,27 +1606,8 @@ bool Unroller::runExec() {
   SmallPtrSet<MachineBasicBlock *, 8> Pinned = fixedBlocks(MF, LF);
   // Two free aligned SGPR pairs hold EXEC for the two copies' tails.
   std::vector<bool> UsedS(104);
-  unsigned MaxS = 0;
-  for (MachineBasicBlock &MBB : MF)
-    for (MachineInstr &MI : MBB)
-      for (const MachineOperand &MO : MI.operands()) {
-        if (!MO.isReg() || !MO.getReg())
-          continue;
-        // SGPRn, SGPRa_SGPRb..., and their 16-bit halves (SGPRn_LO16).
-        SmallVector<StringRef, 8> Parts;
-        StringRef(MRI.getName(MO.getReg())).split(Parts, '_');
-        for (StringRef P : Parts) {
-          unsigned Idx;
-          if (P.consume_front("SGPR") && !P.getAsInteger(10, Idx) &&
-              Idx < UsedS.size()) {
-            UsedS[Idx] = true;
-            MaxS = std::max(MaxS, Idx + 1);
-          }
-        }
-        // Anything whose name does not say which SGPRs it is: keep off.
-        if (StringRef(MRI.getName(MO.getReg())).starts_with("TTMP"))
-          return false;
-      }
+  if (!scanSGPRs(MF, MRI, UsedS))
+    return false;
   // Generic FLAT completes out of vmcnt order: the renumbered waits
   // would no longer name the loads they waited for.
   for (MachineBasicBlock &MBB : MF)

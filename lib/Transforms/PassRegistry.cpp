@@ -99,9 +99,12 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        [] { return std::make_unique<SetPrioPass>(); }, false,
        {{"min-mfma", "fewest MFMAs in an innermost loop", 1, 16}}},
       {"loop-unroll",
-       "counted single-block loops (scalar down-counter) unrolled by two, "
-       "odd trip counts peeled; the second copy's VGPR temporaries renamed "
-       "into free VGPRs so that schedule-window can overlap the iterations",
+       "counted single-block loops unrolled (factor 4): a scalar "
+       "down-counter's by peeling the trip count's low bits; a stepped "
+       "induction compared with a bound's under a guard (a block of copies "
+       "while the bound proves them, the original loop for the rest), "
+       "each copy's loads issued before the first wait; the copies' VGPR "
+       "temporaries renamed into free VGPRs",
        [] { return std::make_unique<LoopUnrollPass>(); }, false,
        {{"factor", "copies of the body per iteration (2, 4 or 8)", 2, 8},
         {"max-body", "most instructions in a body it copies", 16, 128}}},
