@@ -339,9 +339,9 @@ Error Search::finish() {
     NumKernels += S.U.Kernels.size();
   if (Kept.empty()) {
     if (Units.empty())
-      Out.Why = "nothing to optimize: no kernel was lifted as simple (a "
-                "non-simple kernel keeps its bytes, and so do the device "
-                "functions only such kernels call)";
+      Out.Why = "nothing to optimize: no kernel was lifted as simple or "
+                "patch-only (a non-simple kernel keeps its bytes, and so do "
+                "the device functions only such kernels call)";
     else if (Units.size() == 1)
       Out.Why = Units.front().Out.Why;
     else if (!Units.empty())
@@ -506,6 +506,7 @@ Error Search::finish() {
       Out.K1VGPRs = K->KD.allocatedVGPRs();
   Out.Patched = C->Patched;
   Out.PatchedInstructions = C->PatchedInstructions;
+  Out.PatchedNonSimple = C->PatchOnly;
   Out.Rebuilt = std::move(C->Rebuilt);
   Out.Edits = std::move(C->Edits);
   if (Units.size() == 1) {

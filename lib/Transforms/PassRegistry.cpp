@@ -155,6 +155,14 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
   return Passes;
 }
 
+bool asmevo::passKeepsAddresses(StringRef Name) {
+  // insert-nops is test-only and always moves code: with it the tests
+  // show that the patcher refuses such an edit in a patch-only function.
+  return is_contained({"relax-waitcnt", "nop-shrink", "sink-waitcnt",
+                       "schedule-window", "insert-nops"},
+                      Name);
+}
+
 const PassEntry *asmevo::findPass(StringRef Name) {
   for (const PassEntry &P : registeredPasses())
     if (P.Name == Name)
@@ -285,7 +293,8 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     if (F != Opts.Filters.end())
       Passes.back()->setRewriteFilter(F->second);
   }
-  // Passes edit only functions the MachineVerifier accepts.
+  // Passes edit only functions the MachineVerifier accepts (and, with
+  // Opts.PatchOnly, those it rejected that can still take byte patches).
   {
     PhaseScope Phase("finalize");
     LM.finalize();
@@ -309,12 +318,18 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
   if (Opts.OnlyFunctions)
     for (size_t I = 0; I < InScope.size(); ++I)
       InScope[I] = Opts.OnlyFunctions->count(LM.functions()[I].Range.Name);
+  // Patch-only functions (LiftedFunction::PatchMF) are run and checked
+  // when the caller asked for them; their MIR is lent as MF meanwhile.
+  auto PatchOnly = [&](size_t I) {
+    const LiftedFunction &LF = LM.functions()[I];
+    return Opts.PatchOnly && LF.PatchMF && InScope[I];
+  };
   auto Refresh = [&](size_t I) {
     LiftedFunction &LF = LM.functions()[I];
     std::optional<std::vector<uint64_t>> K;
-    if (LF.MF) {
+    if (MachineFunction *MF = PatchOnly(I) ? LF.PatchMF : LF.MF) {
       PhaseScope Phase("function keys");
-      K = functionKey(*LF.MF);
+      K = functionKey(*MF);
     }
     if (!K || !State[I].Key || *K != *State[I].Key) {
       State[I].Prints.reset();
@@ -326,8 +341,10 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     std::map<std::string, SiteSet> Out;
     for (size_t I = 0; I < State.size(); ++I) {
       LiftedFunction &LF = LM.functions()[I];
-      if (!LF.Simple || !LF.MF || !InScope[I])
+      bool Lend = PatchOnly(I);
+      if (!Lend && (!LF.Simple || !LF.MF || !InScope[I]))
         continue;
+      PatchOnlyLoan Loan(LF, Lend);
       if (!State[I].Sites)
         State[I].Sites = SiteSet::of(LM, LF, *Facts);
       Out[LF.Range.Name] = *State[I].Sites;
@@ -354,8 +371,10 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     std::optional<PhaseScope> PassPhase(std::in_place, PhaseName);
     for (size_t I = 0; I < State.size(); ++I) {
       LiftedFunction &LF = LM.functions()[I];
-      if (!LF.Simple || !LF.MF || !InScope[I])
+      bool Lend = PatchOnly(I) && passKeepsAddresses(Stat.Pass);
+      if (!Lend && (!LF.Simple || !LF.MF || !InScope[I]))
         continue;
+      PatchOnlyLoan Loan(LF, Lend);
       std::vector<unsigned> Before;
       if (Opts.Stats) {
         if (!State[I].Prints)
