@@ -120,18 +120,8 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   C.Edits = std::move(Recorder.script());
   for (const PassStat &S : C.Stats)
     C.Changed |= S.FunctionsChanged > 0;
-  C.Instructions = countInstructions(**LM);
-  if (Opts.StaticCost) {
-    PhaseScope P("candidate: static cost");
-    C.Cost = staticCost(**LM, timing::TimingConfig::mi300x(),
-                        AnyPass && Scope ? &*Scope : nullptr);
-  }
-  if (!AnyPass) {
-    if (Opts.KeepModule)
-      C.Module = std::move(*LM);
-    return std::move(C);
-  }
-  // A patch keeps every address: removed s_nops come back as s_nop 0.
+  // A patch keeps every address: removed s_nops come back as s_nop 0
+  // (before the count and the static cost, which should see them).
   if (Opts.PatchInPlace && C.Changed)
     padRemovedNops(**LM);
   // Patch-only functions some pass changed: they can only be patched.
@@ -145,6 +135,17 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
     } else {
       OthersChanged = true;
     }
+  }
+  C.Instructions = countInstructions(**LM);
+  if (Opts.StaticCost) {
+    PhaseScope P("candidate: static cost");
+    C.Cost = staticCost(**LM, timing::TimingConfig::mi300x(),
+                        AnyPass && Scope ? &*Scope : nullptr);
+  }
+  if (!AnyPass) {
+    if (Opts.KeepModule)
+      C.Module = std::move(*LM);
+    return std::move(C);
   }
   Expected<RebuildResult> R = RebuildResult();
   {

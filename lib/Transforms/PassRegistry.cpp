@@ -156,10 +156,12 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
 }
 
 bool asmevo::passKeepsAddresses(StringRef Name) {
-  // insert-nops is test-only and always moves code: with it the tests
-  // show that the patcher refuses such an edit in a patch-only function.
+  // And two test-only passes, never in a -O pipeline, with which the
+  // tests show the checks on patch-only functions: insert-nops always
+  // moves code (the patcher refuses it), test-drop-waitcnt breaks a wait
+  // (the static checks refuse it).
   return is_contained({"relax-waitcnt", "nop-shrink", "sink-waitcnt",
-                       "schedule-window", "insert-nops"},
+                       "schedule-window", "insert-nops", "test-drop-waitcnt"},
                       Name);
 }
 
