@@ -614,9 +614,10 @@ void FunctionLifter::tieSDWAPreserve(MachineInstr &MI) {
 
 void FunctionLifter::checkWithVerifier() {
   // A function the MachineVerifier rejects is not safe to rebuild: keep its
-  // bytes (and, when it was a rejection, its MIR for byte patches). AMDGPU's per-instruction check can crash on decoded operand
-  // lists CodeGen never produces, so the verifier runs under crash
-  // recovery; after a crash, instruction by instruction to name the culprit.
+  // bytes (and, when it was a rejection, its MIR for byte patches). AMDGPU's
+  // per-instruction check can crash on decoded operand lists CodeGen never
+  // produces, so the verifier runs under crash recovery; after a crash,
+  // instruction by instruction to name the culprit.
   MachineFunction &MF = *LF.MF;
   auto Key = VerifierMemo::keyOf(MF);
   if (Key && VerifierMemo::accepted(*Key))

@@ -226,8 +226,7 @@ Expected<Patch> patchOnlyFunctions(const LiftedModule &LM,
     auto Refuse = [&](const Twine &Why) {
       return createStringError((Twine("function '") + LF.Range.Name +
                                 "' is not simple (" + LF.Reason +
-                                "), so its edits must be byte patches: " +
-                                Why)
+                                "), so its edits must be byte patches: " + Why)
                                    .str());
     };
     // The instructions as the edits left them, laid out from the
@@ -256,16 +255,16 @@ Expected<Patch> patchOnlyFunctions(const LiftedModule &LM,
           // hold), as the emitter does.
           MCInst OrigInst;
           uint64_t Size = 0;
-          auto Window = K0.bytesAt(*Orig, std::min<uint64_t>(
-                                              12, LF.Range.Addr +
-                                                      LF.Range.Size - *Orig));
+          auto Window = K0.bytesAt(
+              *Orig,
+              std::min<uint64_t>(12, LF.Range.Addr + LF.Range.Size - *Orig));
           bool Same = false;
           if (Window && TC.disassembler().getInstruction(
                             OrigInst, Size, *Window, *Orig, nulls()) ==
                             MCDisassembler::Success) {
             auto Again = Anchorer.encode(OrigInst);
-            Same = Again && ArrayRef<uint8_t>(*Again) ==
-                                Window->take_front(Size);
+            Same =
+                Again && ArrayRef<uint8_t>(*Again) == Window->take_front(Size);
             if (!Again)
               consumeError(Again.takeError());
           }
@@ -296,8 +295,7 @@ Expected<Patch> patchOnlyFunctions(const LiftedModule &LM,
     P.Bytes = std::move(One.Bytes);
     P.PatchedInstructions += One.PatchedInstructions;
     P.PatchedBytes += One.PatchedBytes;
-    P.Functions.push_back(
-        {LF.Range.Name, LF.Reason, One.PatchedInstructions});
+    P.Functions.push_back({LF.Range.Name, LF.Reason, One.PatchedInstructions});
     // The address map says where each instruction went, as a rebuild's
     // does: the verifier pairs K1 with K0 by it.
     StringRef Name = R.keepName(LF.Range.Name);
@@ -347,8 +345,8 @@ unsigned padRemovedNops(LiftedModule &LM, const LiftedFunction &LF,
     uint64_t Size = 0;
     uint64_t Addr = LF.Range.Addr + Off;
     if (TC.disassembler().getInstruction(Inst, Size, Bytes.drop_front(Off),
-                                         Addr, nulls()) !=
-            MCDisassembler::Success ||
+                                         Addr,
+                                         nulls()) != MCDisassembler::Success ||
         !Size)
       break; // Padding after the code, or data: nothing to put back.
     Off += Size;

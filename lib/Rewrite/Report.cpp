@@ -70,9 +70,8 @@ void printRunReport(raw_ostream &OS, const RunReport &R) {
     OS << "\n";
     OS << "  why:          " << M.Why << "\n";
     for (const PatchedFunction &F : M.PatchedNonSimple)
-      OS << "  patched:      '" << F.Name << "' in place ("
-         << F.Instructions << " instructions), as it is not simple: "
-         << F.Reason << "\n";
+      OS << "  patched:      '" << F.Name << "' in place (" << F.Instructions
+         << " instructions), as it is not simple: " << F.Reason << "\n";
     for (const PassStat &S : M.Stats)
       OS << formatv("  pass {0,-18} functions {1}, added {2}, removed {3}, "
                     "rewritten {4}\n",
@@ -178,10 +177,10 @@ json::Value runReportJSON(const RunReport &R) {
     }
     json::Array NonSimple;
     for (const PatchedFunction &F : M.PatchedNonSimple)
-      NonSimple.push_back(json::Object{{"function", F.Name},
-                                       {"not_simple", F.Reason},
-                                       {"patched_instructions",
-                                        (int64_t)F.Instructions}});
+      NonSimple.push_back(
+          json::Object{{"function", F.Name},
+                       {"not_simple", F.Reason},
+                       {"patched_instructions", (int64_t)F.Instructions}});
     Mods.push_back(json::Object{
         {"code_object", M.Name},
         {"kernels", strings(M.Kernels)},

@@ -14,11 +14,10 @@ Expected<Attempt> Search::judge(const Candidate &C, size_t U) {
   std::set<std::string> Changed = C.changedFunctions();
   // A patch that wrote no byte (an unneeded s_nop 0 removed and put back
   // as it was) changed nothing either.
-  A.Changed = llvm::any_of(S.Functions,
-                           [&](const std::string &F) {
-                             return Changed.count(F);
-                           }) &&
-              !(C.Patched && C.PatchedInstructions == 0);
+  A.Changed =
+      llvm::any_of(S.Functions,
+                   [&](const std::string &F) { return Changed.count(F); }) &&
+      !(C.Patched && C.PatchedInstructions == 0);
   if (!A.Changed) {
     A.Gate.Reason = "no pass changed anything";
     return std::move(A);

@@ -386,14 +386,16 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
       const RewriteFilter *Filter = nullptr;
       if (auto F = Opts.Filters.find(Stat.Pass); F != Opts.Filters.end())
         Filter = F->second;
-      if (Opts.Record)
-        if (Error E = Opts.Record->beforePass(LM, LF, Filter))
+      // An edit script cannot name a function that is not simple
+      // (docs/edit-script.md): a patch-only function's edits go unrecorded.
+      EditRecorder *Record = Lend ? nullptr : Opts.Record;
+      if (Record)
+        if (Error E = Record->beforePass(LM, LF, Filter))
           return E;
       P->beginFunction();
       auto Changed = P->run(LM, LF);
-      if (Changed && Opts.Record)
-        Opts.Record->afterPass(LM, LF, Stat.Pass, P->params(), *Changed,
-                               Filter);
+      if (Changed && Record)
+        Record->afterPass(LM, LF, Stat.Pass, P->params(), *Changed, Filter);
       if (!Changed)
         return createStringError(LM.original().name() + ": pass '" +
                                  P->name() + "' on '" + LF.Range.Name +
