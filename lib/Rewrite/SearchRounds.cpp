@@ -377,7 +377,8 @@ Error Search::finish() {
       It->Functions->insert(S.Functions.begin(), S.Functions.end());
     }
     // A candidate of the search that is exactly this plan (every kernel
-    // lifted, only the kept units changed) need not be built again.
+    // lifted, only the kept units changed, and each of them: with a spec a
+    // unit's candidate changes that unit alone) need not be built again.
     C.reset();
     FromBest = false;
     if (Plan.size() == 1)
@@ -386,9 +387,16 @@ Error Search::finish() {
         if (!P)
           continue;
         std::set<std::string> Ch = P->changedFunctions();
-        if (llvm::all_of(Ch, [&](const std::string &F) {
-              return KeptFns.count(F);
-            })) {
+        auto Covers = [&](size_t V) {
+          return llvm::any_of(Units[V].Functions, [&](const std::string &F) {
+            return Ch.count(F);
+          });
+        };
+        if (llvm::all_of(Ch,
+                         [&](const std::string &F) {
+                           return KeptFns.count(F);
+                         }) &&
+            llvm::all_of(Try, Covers)) {
           C = P;
           FromBest = true;
         }
