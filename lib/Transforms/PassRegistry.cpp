@@ -156,10 +156,12 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
 }
 
 bool asmevo::passKeepsAddresses(StringRef Name) {
-  // And two test-only passes, never in a -O pipeline, with which the
-  // tests show the checks on patch-only functions: insert-nops always
-  // moves code (the patcher refuses it), test-drop-waitcnt breaks a wait
-  // (the static checks refuse it).
+  // Same-size rewrites (waits, s_nops put back at their size) and moves
+  // within a block; the rest add, remove or resize instructions. Two
+  // test-only passes, never in a -O pipeline, are here so that the tests
+  // can show the checks on patch-only functions: insert-nops always moves
+  // code (the patcher refuses it), test-drop-waitcnt breaks a wait (the
+  // static checks refuse it).
   return is_contained({"relax-waitcnt", "nop-shrink", "sink-waitcnt",
                        "schedule-window", "insert-nops", "test-drop-waitcnt"},
                       Name);
