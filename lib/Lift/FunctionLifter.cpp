@@ -613,10 +613,11 @@ void FunctionLifter::tieSDWAPreserve(MachineInstr &MI) {
 }
 
 void FunctionLifter::checkWithVerifier() {
-  // A function the MachineVerifier rejects is not safe to edit: keep its
-  // bytes. AMDGPU's per-instruction check can crash on decoded operand
-  // lists CodeGen never produces, so the verifier runs under crash
-  // recovery; after a crash, instruction by instruction to name the culprit.
+  // A function the MachineVerifier rejects is not safe to rebuild: keep its
+  // bytes (and, when it was a rejection, its MIR for byte patches). AMDGPU's
+  // per-instruction check can crash on decoded operand lists CodeGen never
+  // produces, so the verifier runs under crash recovery; after a crash,
+  // instruction by instruction to name the culprit.
   MachineFunction &MF = *LF.MF;
   auto Key = VerifierMemo::keyOf(MF);
   if (Key && VerifierMemo::accepted(*Key))
@@ -657,6 +658,11 @@ void FunctionLifter::checkWithVerifier() {
           }
         }
         markNonSimple(At, "MachineVerifier: " + What);
+        // Everything decoded and the CFG is known; only CodeGen's operand
+        // rules are broken, which the hazard and waitcnt analyses do not
+        // rely on. Edits that keep every address can still be patched in.
+        // (A verifier crash is no such evidence: it stays bytes only.)
+        LF.PatchMF = LF.MF;
       } else if (Key) {
         VerifierMemo::remember(std::move(*Key));
       }

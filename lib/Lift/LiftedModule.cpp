@@ -365,6 +365,12 @@ Error LiftedModule::liftAll(const LiftOptions &Opts) {
 }
 
 void LiftedModule::dropIfNotSimple(LiftedFunction &LF) {
+  // A patch-only function keeps its MachineIR (and lift prints, which say
+  // which instructions an edit left as they were) out of MF's reach.
+  if (!LF.Simple && LF.MF && LF.PatchMF == LF.MF) {
+    LF.MF = nullptr;
+    return;
+  }
   if (!LF.Simple && LF.MF) {
     forgetMachineFunction(*LF.MF);
     if (LiftPrints.erase(LF.MF))
@@ -375,12 +381,12 @@ void LiftedModule::dropIfNotSimple(LiftedFunction &LF) {
 }
 
 void LiftedModule::relift(LiftedFunction &LF) {
-  if (LF.MF) {
-    forgetMachineFunction(*LF.MF);
-    if (LiftPrints.erase(LF.MF))
+  if (MachineFunction *Old = LF.MF ? LF.MF : LF.PatchMF) {
+    forgetMachineFunction(*Old);
+    if (LiftPrints.erase(Old))
       PrintIndexValid = false;
     MMI->deleteMachineFunctionFor(*LF.IRFunc);
-    LF.MF = nullptr;
+    LF.MF = LF.PatchMF = nullptr;
   }
   LF.Simple = true;
   LF.Reason.clear();

@@ -50,6 +50,9 @@ void asmevo::printInfo(raw_ostream &OS, const LiftedModule &LM) {
        << "    simple: " << (LF.Simple ? "true" : "false") << "\n";
     if (!LF.Simple)
       OS << "    reason: '" << LF.Reason << "'\n";
+    // Its MIR is kept: -O can still write address-keeping edits into it.
+    if (LF.PatchMF)
+      OS << "    patch_only: true\n";
     if (LF.MF)
       OS << "    blocks: " << LF.MF->size() << "\n";
     if (LF.PreloadEntry)

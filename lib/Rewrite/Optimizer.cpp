@@ -103,6 +103,9 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
       continue;
     PipelineOptions PO = Opts.Print;
     PO.VerifyEach = true;
+    // This candidate is written back below: patch-only functions' edits
+    // as byte patches.
+    PO.PatchOnly = true;
     std::vector<PassStat> Stats;
     PO.Stats = &Stats;
     PO.ChangedFunctions = &C.ChangedBy;
@@ -117,6 +120,22 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   C.Edits = std::move(Recorder.script());
   for (const PassStat &S : C.Stats)
     C.Changed |= S.FunctionsChanged > 0;
+  // A patch keeps every address: removed s_nops come back as s_nop 0
+  // (before the count and the static cost, which should see them).
+  if (Opts.PatchInPlace && C.Changed)
+    padRemovedNops(**LM);
+  // Patch-only functions some pass changed: they can only be patched.
+  std::set<std::string> PatchOnlyChanged;
+  bool OthersChanged = false;
+  for (const std::string &Fn : C.changedFunctions()) {
+    LiftedFunction *LF = (*LM)->findFunction(Fn);
+    if (LF && LF->PatchMF) {
+      PatchOnlyChanged.insert(Fn);
+      padRemovedNops(**LM, *LF, *LF->PatchMF);
+    } else {
+      OthersChanged = true;
+    }
+  }
   C.Instructions = countInstructions(**LM);
   if (Opts.StaticCost) {
     PhaseScope P("candidate: static cost");
@@ -128,9 +147,6 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
       C.Module = std::move(*LM);
     return std::move(C);
   }
-  // A patch keeps every address: removed s_nops come back as s_nop 0.
-  if (Opts.PatchInPlace && C.Changed)
-    padRemovedNops(**LM);
   Expected<RebuildResult> R = RebuildResult();
   {
     PhaseScope P("candidate: rebuild");
@@ -155,6 +171,38 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
     C.Rebuilt.Linked = std::move(P->Bytes);
     C.Patched = true;
     C.PatchedInstructions = P->PatchedInstructions;
+    auto PCO = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
+                                  (K0.name() + " (patched)").str());
+    if (!PCO)
+      return PCO.takeError();
+    C.CO = std::move(*PCO);
+  }
+  if (!PatchOnlyChanged.empty()) {
+    // Over K0's own bytes when nothing else changed (the rebuild only
+    // gave the address map then, and it moved nothing: every function kept
+    // its code), else over the candidate's, where a function that is not
+    // simple keeps its bytes and address.
+    const CodeObject &Base = OthersChanged || C.Patched ? *C.CO : K0;
+    if (&Base == &K0)
+      for (const AddressMapEntry &E : C.Rebuilt.AddressMap)
+        if (E.OrigAddr != E.NewAddr)
+          return createStringError(
+              "not patchable in place: the rebuild moved 0x%llx although "
+              "only functions that are not simple changed",
+              (unsigned long long)E.NewAddr);
+    auto P = patchOnlyFunctions(**LM, PatchOnlyChanged, Base, C.Rebuilt);
+    if (!P)
+      return createStringError("not patchable in place: " +
+                               toString(P.takeError()));
+    C.Rebuilt.Linked = std::move(P->Bytes);
+    if (&Base == &K0 || C.Patched) {
+      C.Patched = true;
+      C.PatchedInstructions += P->PatchedInstructions;
+    }
+    C.PatchOnly = std::move(P->Functions);
+    C.Map.NewToOld.clear();
+    for (const AddressMapEntry &E : C.Rebuilt.AddressMap)
+      C.Map.NewToOld[E.NewAddr] = E.OrigAddr;
     auto PCO = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
                                   (K0.name() + " (patched)").str());
     if (!PCO)

@@ -4,6 +4,7 @@
 #include "asmevo/Lift/InstrKinds.h"
 #include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Support/TargetContext.h"
+#include "asmevo/Transforms/InstrAnchor.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -33,6 +34,121 @@ static const ELFSection *codeSection(const CodeObject &CO, uint64_t Addr) {
   return nullptr;
 }
 
+namespace {
+/// One instruction of a candidate as the patcher sees it: where it was in
+/// K0, where it is now, and its bytes there.
+struct Placed {
+  StringRef Function;
+  uint64_t OrigAddr = 0;
+  uint64_t NewAddr = 0;
+  ArrayRef<uint8_t> Bytes;
+};
+} // namespace
+
+/// Writes \p Sites (in address order, each function's laid out without
+/// gaps) over P.Bytes, a copy of \p Base's image whose code sections hold
+/// K0's code at K0's addresses: an instruction at its own address where its
+/// bytes differ from K0's, a run of swapped instructions as a whole. An
+/// error names the first instruction that cannot be written so.
+static Error writeSites(const CodeObject &K0, const CodeObject &Base,
+                        ArrayRef<Placed> Sites, const TargetContext *TC,
+                        Patch &P) {
+  auto copy = [&](const Placed &S) -> Error {
+    const ELFSection *Sec = codeSection(Base, S.NewAddr);
+    uint64_t FileOff = Sec ? Sec->Offset + (S.NewAddr - Sec->Addr) : 0;
+    if (!Sec || S.NewAddr - Sec->Addr + S.Bytes.size() > Sec->Size ||
+        FileOff + S.Bytes.size() > P.Bytes.size())
+      return createStringError("0x%llx lies outside the code the file holds",
+                               (unsigned long long)S.NewAddr);
+    std::memcpy(P.Bytes.data() + FileOff, S.Bytes.data(), S.Bytes.size());
+    P.PatchedBytes += S.Bytes.size();
+    return Error::success();
+  };
+  for (size_t I = 0; I < Sites.size();) {
+    const Placed &A = Sites[I];
+    if (A.OrigAddr == A.NewAddr) {
+      auto Old = K0.bytesAt(A.NewAddr, A.Bytes.size());
+      if (!Old)
+        return Old.takeError();
+      if (*Old != A.Bytes) {
+        if (Error Err = copy(A))
+          return Err;
+        ++P.PatchedInstructions;
+      }
+      ++I;
+      continue;
+    }
+    // Instructions that swapped places: the smallest run from here whose
+    // original ranges tile exactly the bytes the run occupies now (one
+    // function, one section, no instruction added, removed or resized).
+    // The run is written as the candidate laid it out; nothing outside it
+    // moves.
+    uint64_t Lo = A.NewAddr;
+    const ELFSection *Sec = codeSection(K0, Lo);
+    std::optional<size_t> Close;
+    for (size_t J = I; J < Sites.size() && J < I + MaxSwapWindow; ++J) {
+      const Placed &B = Sites[J];
+      if (B.Function != A.Function || codeSection(K0, B.NewAddr) != Sec)
+        break;
+      std::vector<std::pair<uint64_t, uint64_t>> Orig;
+      for (size_t K = I; K <= J; ++K)
+        Orig.push_back({Sites[K].OrigAddr, Sites[K].Bytes.size()});
+      llvm::sort(Orig);
+      uint64_t At = Lo;
+      bool Tiles = true;
+      for (auto &[O, L] : Orig) {
+        if (O != At) {
+          Tiles = false;
+          break;
+        }
+        At += L;
+      }
+      if (Tiles && At == B.NewAddr + B.Bytes.size()) {
+        Close = J;
+        break;
+      }
+    }
+    if (!Close)
+      return createStringError(
+          "function '%s': the instruction of 0x%llx now sits at 0x%llx, "
+          "outside any run of swapped instructions that keeps its bytes",
+          A.Function.str().c_str(), (unsigned long long)A.OrigAddr,
+          (unsigned long long)A.NewAddr);
+    // Code that reads the PC, and control flow, keep their places: their
+    // meaning depends on where they are.
+    if (!TC)
+      return createStringError(
+          "function '%s': instructions swapped at 0x%llx, and nothing here "
+          "decodes them to check; no patch",
+          A.Function.str().c_str(), (unsigned long long)Lo);
+    for (size_t K = I; K <= *Close; ++K) {
+      const Placed &B = Sites[K];
+      MCInst Inst;
+      uint64_t Size = 0;
+      if (TC->disassembler().getInstruction(Inst, Size, B.Bytes, B.NewAddr,
+                                            nulls()) != MCDisassembler::Success)
+        return createStringError(
+            "function '%s': 0x%llx does not decode; no patch",
+            B.Function.str().c_str(), (unsigned long long)B.NewAddr);
+      const MCInstrDesc &D = TC->instrInfo().get(Inst.getOpcode());
+      StringRef Name = TC->opcodeName(Inst.getOpcode());
+      if (D.isBranch() || D.isCall() || D.isReturn() || D.isIndirectBranch() ||
+          classifyFlow(Name) != FlowKind::None || isGetPC(Name))
+        return createStringError(
+            "function '%s': instructions swapped around %s at 0x%llx, "
+            "which depends on its address; no patch",
+            B.Function.str().c_str(), Name.str().c_str(),
+            (unsigned long long)B.NewAddr);
+    }
+    for (size_t K = I; K <= *Close; ++K)
+      if (Error Err = copy(Sites[K]))
+        return Err;
+    P.PatchedInstructions += *Close - I + 1;
+    I = *Close + 1;
+  }
+  return Error::success();
+}
+
 Expected<Patch> patchInPlace(const CodeObject &K0, const CodeObject &K1,
                              const RebuildResult &R, const TargetContext *TC) {
   // Whatever is not code must be what it was: a patch changes code only.
@@ -52,14 +168,9 @@ Expected<Patch> patchInPlace(const CodeObject &K0, const CodeObject &K1,
                              "carries code only");
   Patch P;
   P.Bytes.assign(K0.image().begin(), K0.image().end());
-  // Each instruction of the candidate with its section and length (it runs
-  // to the next one; an instruction is at most 12 bytes: 8 and a literal),
-  // in address order.
-  struct Site {
-    const AddressMapEntry *E;
-    const ELFSection *S0, *S1;
-    uint64_t Len;
-  };
+  // Each instruction of the candidate with its bytes (it runs to the next
+  // one; an instruction is at most 12 bytes: 8 and a literal), in address
+  // order.
   std::vector<const AddressMapEntry *> Order;
   for (const AddressMapEntry &E : R.AddressMap) {
     if (!E.OrigAddr)
@@ -73,7 +184,7 @@ Expected<Patch> patchInPlace(const CodeObject &K0, const CodeObject &K1,
   llvm::sort(Order, [](const AddressMapEntry *A, const AddressMapEntry *B) {
     return A->NewAddr < B->NewAddr;
   });
-  std::vector<Site> Sites;
+  std::vector<Placed> Sites;
   for (size_t I = 0; I < Order.size(); ++I) {
     const AddressMapEntry &E = *Order[I];
     const ELFSection *S0 = codeSection(K0, E.NewAddr);
@@ -92,161 +203,177 @@ Expected<Patch> patchInPlace(const CodeObject &K0, const CodeObject &K1,
       return createStringError("the instruction at 0x%llx runs past its "
                                "section",
                                (unsigned long long)E.NewAddr);
-    Sites.push_back({&E, S0, S1, Len});
+    Sites.push_back(
+        {E.Function, *E.OrigAddr, E.NewAddr,
+         ArrayRef<uint8_t>(S1->Bytes.data() + (E.NewAddr - S1->Addr), Len)});
   }
-  auto copy = [&](const Site &From, uint64_t Len) -> Error {
-    uint64_t Off0 = From.E->NewAddr - From.S0->Addr;
-    uint64_t FileOff = From.S0->Offset + Off0;
-    if (FileOff + Len > P.Bytes.size())
-      return createStringError("section '%s' lies outside the file",
-                               From.S0->Name.c_str());
-    std::memcpy(P.Bytes.data() + FileOff,
-                From.S1->Bytes.data() + (From.E->NewAddr - From.S1->Addr), Len);
-    P.PatchedBytes += Len;
-    return Error::success();
-  };
-  for (size_t I = 0; I < Sites.size();) {
-    const Site &A = Sites[I];
-    if (*A.E->OrigAddr == A.E->NewAddr) {
-      const uint8_t *New = A.S1->Bytes.data() + (A.E->NewAddr - A.S1->Addr);
-      if (std::memcmp(New, A.S0->Bytes.data() + (A.E->NewAddr - A.S0->Addr),
-                      A.Len) != 0) {
-        if (Error Err = copy(A, A.Len))
-          return std::move(Err);
-        ++P.PatchedInstructions;
-      }
-      ++I;
+  if (Error Err = writeSites(K0, K0, Sites, TC, P))
+    return std::move(Err);
+  return std::move(P);
+}
+
+Expected<Patch> patchOnlyFunctions(const LiftedModule &LM,
+                                   const std::set<std::string> &Functions,
+                                   const CodeObject &Base, RebuildResult &R) {
+  const CodeObject &K0 = LM.original();
+  const TargetContext &TC = LM.target();
+  Patch P;
+  P.Bytes.assign(Base.image().begin(), Base.image().end());
+  InstrAnchorer Anchorer(LM);
+  for (const LiftedFunction &LF : LM.functions()) {
+    if (!LF.PatchMF || !Functions.count(LF.Range.Name))
       continue;
-    }
-    // Instructions that swapped places: the smallest run from here whose
-    // original ranges tile exactly the bytes the run occupies now (one
-    // function, one section, no instruction added, removed or resized).
-    // The run is written as the candidate laid it out; nothing outside it
-    // moves.
-    uint64_t Lo = A.E->NewAddr;
-    std::optional<size_t> Close;
-    for (size_t J = I; J < Sites.size() && J < I + MaxSwapWindow; ++J) {
-      const Site &B = Sites[J];
-      if (B.E->Function != A.E->Function || B.S1 != A.S1)
-        break;
-      std::vector<std::pair<uint64_t, uint64_t>> Orig;
-      for (size_t K = I; K <= J; ++K)
-        Orig.push_back({*Sites[K].E->OrigAddr, Sites[K].Len});
-      llvm::sort(Orig);
-      uint64_t At = Lo;
-      bool Tiles = true;
-      for (auto &[O, L] : Orig) {
-        if (O != At) {
-          Tiles = false;
-          break;
+    auto Refuse = [&](const Twine &Why) {
+      return createStringError((Twine("function '") + LF.Range.Name +
+                                "' is not simple (" + LF.Reason +
+                                "), so its edits must be byte patches: " + Why)
+                                   .str());
+    };
+    // The instructions as the edits left them, laid out from the
+    // function's start: the candidate's layout, were it rebuilt.
+    std::vector<std::vector<uint8_t>> Bytes;
+    std::vector<Placed> Sites;
+    std::set<uint64_t> Kept;
+    uint64_t At = LF.Range.Addr;
+    for (const MachineBasicBlock &MBB : *LF.PatchMF)
+      for (const MachineInstr &MI : MBB) {
+        if (MI.isMetaInstruction())
+          continue;
+        std::optional<uint64_t> Orig = LM.addressOf(MI);
+        if (!Orig)
+          return Refuse("an instruction was added at 0x" +
+                        Twine::utohexstr(At) + "; addresses would shift");
+        auto A = Anchorer.anchor(MI);
+        if (!A)
+          return Refuse(toString(A.takeError()));
+        auto Old = K0.bytesAt(*Orig, A->Bytes.size());
+        if (!Old)
+          return Old.takeError();
+        if (*Old != ArrayRef<uint8_t>(A->Bytes)) {
+          // An edited instruction is encoded from its operands: refuse
+          // when the original does not survive that (bits MachineIR cannot
+          // hold), as the emitter does.
+          MCInst OrigInst;
+          uint64_t Size = 0;
+          auto Window = K0.bytesAt(
+              *Orig,
+              std::min<uint64_t>(12, LF.Range.Addr + LF.Range.Size - *Orig));
+          bool Same = false;
+          if (Window && TC.disassembler().getInstruction(
+                            OrigInst, Size, *Window, *Orig, nulls()) ==
+                            MCDisassembler::Success) {
+            auto Again = Anchorer.encode(OrigInst);
+            Same =
+                Again && ArrayRef<uint8_t>(*Again) == Window->take_front(Size);
+            if (!Again)
+              consumeError(Again.takeError());
+          }
+          if (!Window)
+            consumeError(Window.takeError());
+          if (!Same)
+            return Refuse("the instruction at 0x" + Twine::utohexstr(*Orig) +
+                          " was edited, but LLVM cannot re-encode it "
+                          "without losing bits");
         }
-        At += L;
+        Kept.insert(*Orig);
+        Bytes.push_back(std::move(A->Bytes));
+        Sites.push_back({LF.Range.Name, *Orig, At, {}});
+        At += Bytes.back().size();
       }
-      if (Tiles && At == B.E->NewAddr + B.Len) {
-        Close = J;
-        break;
-      }
-    }
-    if (!Close)
-      return createStringError(
-          "function '%s': the instruction of 0x%llx now sits at 0x%llx, "
-          "outside any run of swapped instructions that keeps its bytes",
-          A.E->Function.str().c_str(), (unsigned long long)*A.E->OrigAddr,
-          (unsigned long long)A.E->NewAddr);
-    // Code that reads the PC, and control flow, keep their places: their
-    // meaning depends on where they are.
-    if (!TC)
-      return createStringError(
-          "function '%s': instructions swapped at 0x%llx, and nothing here "
-          "decodes them to check; no patch",
-          A.E->Function.str().c_str(), (unsigned long long)Lo);
-    for (size_t K = I; K <= *Close; ++K) {
-      const Site &B = Sites[K];
-      MCInst Inst;
-      uint64_t Size = 0;
-      ArrayRef<uint8_t> Bytes(B.S1->Bytes.data() + (B.E->NewAddr - B.S1->Addr),
-                              B.Len);
-      if (TC->disassembler().getInstruction(Inst, Size, Bytes, B.E->NewAddr,
-                                            nulls()) != MCDisassembler::Success)
-        return createStringError(
-            "function '%s': 0x%llx does not decode; no patch",
-            B.E->Function.str().c_str(), (unsigned long long)B.E->NewAddr);
-      const MCInstrDesc &D = TC->instrInfo().get(Inst.getOpcode());
-      StringRef Name = TC->opcodeName(Inst.getOpcode());
-      if (D.isBranch() || D.isCall() || D.isReturn() || D.isIndirectBranch() ||
-          classifyFlow(Name) != FlowKind::None || isGetPC(Name))
-        return createStringError(
-            "function '%s': instructions swapped around %s at 0x%llx, "
-            "which depends on its address; no patch",
-            B.E->Function.str().c_str(), Name.str().c_str(),
-            (unsigned long long)B.E->NewAddr);
-    }
-    const Site &Last = Sites[*Close];
-    if (Error Err = copy(A, Last.E->NewAddr + Last.Len - Lo))
-      return std::move(Err);
-    P.PatchedInstructions += *Close - I + 1;
-    I = *Close + 1;
+    for (size_t I = 0; I < Sites.size(); ++I)
+      Sites[I].Bytes = Bytes[I];
+    // A removed instruction whose successors kept their places (the last
+    // one, say) would leave its bytes behind, and they would still run.
+    for (const LiftedModule::LiftPrint &LP : LM.liftPrints(*LF.PatchMF))
+      if (!Kept.count(LP.Addr))
+        return Refuse("the instruction at 0x" + Twine::utohexstr(LP.Addr) +
+                      " was removed; its bytes would stay");
+    Patch One;
+    One.Bytes = std::move(P.Bytes);
+    if (Error Err = writeSites(K0, Base, Sites, &TC, One))
+      return Refuse(toString(std::move(Err)));
+    P.Bytes = std::move(One.Bytes);
+    P.PatchedInstructions += One.PatchedInstructions;
+    P.PatchedBytes += One.PatchedBytes;
+    P.Functions.push_back({LF.Range.Name, LF.Reason, One.PatchedInstructions});
+    // The address map says where each instruction went, as a rebuild's
+    // does: the verifier pairs K1 with K0 by it.
+    StringRef Name = R.keepName(LF.Range.Name);
+    llvm::erase_if(R.AddressMap, [&](const AddressMapEntry &E) {
+      return E.NewAddr >= LF.Range.Addr &&
+             E.NewAddr < LF.Range.Addr + LF.Range.Size;
+    });
+    for (const Placed &S : Sites)
+      R.AddressMap.push_back({S.NewAddr, S.OrigAddr, Name});
   }
+  llvm::sort(R.AddressMap,
+             [](const AddressMapEntry &A, const AddressMapEntry &B) {
+               return A.NewAddr < B.NewAddr;
+             });
   return std::move(P);
 }
 
 unsigned padRemovedNops(LiftedModule &LM) {
+  unsigned Padded = 0;
+  for (LiftedFunction &LF : LM.functions())
+    if (LF.Simple && LF.MF)
+      Padded += padRemovedNops(LM, LF, *LF.MF);
+  return Padded;
+}
+
+unsigned padRemovedNops(LiftedModule &LM, const LiftedFunction &LF,
+                        MachineFunction &MF) {
   const TargetContext &TC = LM.target();
   const CodeObject &K0 = LM.original();
   unsigned Padded = 0;
-  for (LiftedFunction &LF : LM.functions()) {
-    if (!LF.Simple || !LF.MF)
+  // Every instruction still there, by its original address.
+  std::map<uint64_t, MachineInstr *> Present;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB)
+      if (auto A = LiftedModule::originalAddress(MI))
+        Present[*A] = &MI;
+  if (Present.empty())
+    return 0;
+  auto InK0 = K0.bytesAt(LF.Range.Addr, LF.Range.Size);
+  if (!InK0) {
+    consumeError(InK0.takeError());
+    return 0;
+  }
+  ArrayRef<uint8_t> Bytes = *InK0;
+  for (uint64_t Off = 0; Off < Bytes.size();) {
+    MCInst Inst;
+    uint64_t Size = 0;
+    uint64_t Addr = LF.Range.Addr + Off;
+    if (TC.disassembler().getInstruction(Inst, Size, Bytes.drop_front(Off),
+                                         Addr,
+                                         nulls()) != MCDisassembler::Success ||
+        !Size)
+      break; // Padding after the code, or data: nothing to put back.
+    Off += Size;
+    if (Present.count(Addr) ||
+        !TC.opcodeName(Inst.getOpcode()).starts_with("S_NOP"))
       continue;
-    MachineFunction &MF = *LF.MF;
-    // Every instruction still there, by its original address.
-    std::map<uint64_t, MachineInstr *> Present;
-    for (MachineBasicBlock &MBB : MF)
-      for (MachineInstr &MI : MBB)
-        if (auto A = LiftedModule::originalAddress(MI))
-          Present[*A] = &MI;
-    if (Present.empty())
-      continue;
-    auto InK0 = K0.bytesAt(LF.Range.Addr, LF.Range.Size);
-    if (!InK0) {
-      consumeError(InK0.takeError());
-      continue;
+    // Before what followed it; after the last instruction when nothing
+    // did (never past a terminator: the end of a block that has one).
+    auto Next = Present.upper_bound(Addr);
+    MachineBasicBlock *MBB;
+    MachineBasicBlock::iterator At;
+    if (Next != Present.end()) {
+      MBB = Next->second->getParent();
+      At = Next->second->getIterator();
+    } else {
+      MachineInstr *Last = std::prev(Present.end())->second;
+      MBB = Last->getParent();
+      At = MBB->getFirstTerminator();
+      if (At == MBB->end())
+        At = std::next(Last->getIterator());
     }
-    ArrayRef<uint8_t> Bytes = *InK0;
-    for (uint64_t Off = 0; Off < Bytes.size();) {
-      MCInst Inst;
-      uint64_t Size = 0;
-      uint64_t Addr = LF.Range.Addr + Off;
-      if (TC.disassembler().getInstruction(Inst, Size, Bytes.drop_front(Off),
-                                           Addr, nulls()) !=
-              MCDisassembler::Success ||
-          !Size)
-        break; // Padding after the code, or data: nothing to put back.
-      Off += Size;
-      if (Present.count(Addr) ||
-          !TC.opcodeName(Inst.getOpcode()).starts_with("S_NOP"))
-        continue;
-      // Before what followed it; after the last instruction when nothing
-      // did (never past a terminator: the end of a block that has one).
-      auto Next = Present.upper_bound(Addr);
-      MachineBasicBlock *MBB;
-      MachineBasicBlock::iterator At;
-      if (Next != Present.end()) {
-        MBB = Next->second->getParent();
-        At = Next->second->getIterator();
-      } else {
-        MachineInstr *Last = std::prev(Present.end())->second;
-        MBB = Last->getParent();
-        At = MBB->getFirstTerminator();
-        if (At == MBB->end())
-          At = std::next(Last->getIterator());
-      }
-      const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-      MachineInstr *Nop =
-          BuildMI(*MBB, At, DebugLoc(), TII.get(Inst.getOpcode())).addImm(0);
-      LiftedModule::setOriginalAddress(*Nop, Addr);
-      Present[Addr] = Nop;
-      ++Padded;
-    }
+    const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+    MachineInstr *Nop =
+        BuildMI(*MBB, At, DebugLoc(), TII.get(Inst.getOpcode())).addImm(0);
+    LiftedModule::setOriginalAddress(*Nop, Addr);
+    Present[Addr] = Nop;
+    ++Padded;
   }
   return Padded;
 }

@@ -69,6 +69,9 @@ void printRunReport(raw_ostream &OS, const RunReport &R) {
          << " parameter sets, " << M.Final.TimeSource << ")";
     OS << "\n";
     OS << "  why:          " << M.Why << "\n";
+    for (const PatchedFunction &F : M.PatchedNonSimple)
+      OS << "  patched:      '" << F.Name << "' in place (" << F.Instructions
+         << " instructions), as it is not simple: " << F.Reason << "\n";
     for (const PassStat &S : M.Stats)
       OS << formatv("  pass {0,-18} functions {1}, added {2}, removed {3}, "
                     "rewritten {4}\n",
@@ -172,12 +175,19 @@ json::Value runReportJSON(const RunReport &R) {
         UO["static_cost"] = json::Object{{"k0", U.K0Cost}, {"k1", U.K1Cost}};
       PerKernel.push_back(std::move(UO));
     }
+    json::Array NonSimple;
+    for (const PatchedFunction &F : M.PatchedNonSimple)
+      NonSimple.push_back(
+          json::Object{{"function", F.Name},
+                       {"not_simple", F.Reason},
+                       {"patched_instructions", (int64_t)F.Instructions}});
     Mods.push_back(json::Object{
         {"code_object", M.Name},
         {"kernels", strings(M.Kernels)},
         {"changed", M.Bytes.has_value()},
         {"patched_in_place", M.Patched},
         {"patched_instructions", M.PatchedInstructions},
+        {"patched_non_simple", std::move(NonSimple)},
         {"accepted_passes", strings(M.AcceptedPasses)},
         {"instructions", json::Object{{"k0", M.K0Instructions},
                                       {"k1", M.K1Instructions}}},

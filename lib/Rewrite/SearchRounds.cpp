@@ -12,9 +12,12 @@ Expected<Attempt> Search::judge(const Candidate &C, size_t U) {
   A.Passes = C.Passes;
   A.Unit = S.U.name();
   std::set<std::string> Changed = C.changedFunctions();
-  A.Changed = llvm::any_of(S.Functions, [&](const std::string &F) {
-    return Changed.count(F);
-  });
+  // A patch that wrote no byte (an unneeded s_nop 0 removed and put back
+  // as it was) changed nothing either.
+  A.Changed =
+      llvm::any_of(S.Functions,
+                   [&](const std::string &F) { return Changed.count(F); }) &&
+      !(C.Patched && C.PatchedInstructions == 0);
   if (!A.Changed) {
     A.Gate.Reason = "no pass changed anything";
     return std::move(A);
@@ -339,9 +342,9 @@ Error Search::finish() {
     NumKernels += S.U.Kernels.size();
   if (Kept.empty()) {
     if (Units.empty())
-      Out.Why = "nothing to optimize: no kernel was lifted as simple (a "
-                "non-simple kernel keeps its bytes, and so do the device "
-                "functions only such kernels call)";
+      Out.Why = "nothing to optimize: no kernel was lifted as simple or "
+                "patch-only (a non-simple kernel keeps its bytes, and so do "
+                "the device functions only such kernels call)";
     else if (Units.size() == 1)
       Out.Why = Units.front().Out.Why;
     else if (!Units.empty())
@@ -374,7 +377,8 @@ Error Search::finish() {
       It->Functions->insert(S.Functions.begin(), S.Functions.end());
     }
     // A candidate of the search that is exactly this plan (every kernel
-    // lifted, only the kept units changed) need not be built again.
+    // lifted, only the kept units changed, and each of them: with a spec a
+    // unit's candidate changes that unit alone) need not be built again.
     C.reset();
     FromBest = false;
     if (Plan.size() == 1)
@@ -383,9 +387,16 @@ Error Search::finish() {
         if (!P)
           continue;
         std::set<std::string> Ch = P->changedFunctions();
-        if (llvm::all_of(Ch, [&](const std::string &F) {
-              return KeptFns.count(F);
-            })) {
+        auto Covers = [&](size_t V) {
+          return llvm::any_of(Units[V].Functions, [&](const std::string &F) {
+            return Ch.count(F);
+          });
+        };
+        if (llvm::all_of(Ch,
+                         [&](const std::string &F) {
+                           return KeptFns.count(F);
+                         }) &&
+            llvm::all_of(Try, Covers)) {
           C = P;
           FromBest = true;
         }
@@ -506,6 +517,7 @@ Error Search::finish() {
       Out.K1VGPRs = K->KD.allocatedVGPRs();
   Out.Patched = C->Patched;
   Out.PatchedInstructions = C->PatchedInstructions;
+  Out.PatchedNonSimple = C->PatchOnly;
   Out.Rebuilt = std::move(C->Rebuilt);
   Out.Edits = std::move(C->Edits);
   if (Units.size() == 1) {

@@ -30,7 +30,10 @@ std::map<std::string, double> staticCost(LiftedModule &LM,
   std::map<std::string, double> Out;
   ISAFacts Facts(LM.target());
   for (LiftedFunction &LF : LM.functions()) {
-    if (!LF.Simple || !LF.MF || (Only && !Only->count(LF.Range.Name)))
+    // Patch-only functions are costed too: under --trust-static their
+    // edits are judged by this like any other.
+    MachineFunction *MF = LF.Simple ? LF.MF : LF.PatchMF;
+    if (!MF || (Only && !Only->count(LF.Range.Name)))
       continue;
     // The sequence and its loops are all the cost reads (not the hazard,
     // waitcnt or liveness results analyzeFunction would add).
@@ -39,8 +42,8 @@ std::map<std::string, double> staticCost(LiftedModule &LM,
       CFGSummary CFG;
     } A;
     std::vector<const MachineBasicBlock *> BBs;
-    A.Seq = buildInstrSeq(*LF.MF, Facts, &BBs);
-    A.CFG = analyzeCFG(*LF.MF, A.Seq, BBs);
+    A.Seq = buildInstrSeq(*MF, Facts, &BBs);
+    A.CFG = analyzeCFG(*MF, A.Seq, BBs);
     // Loop depth per block, assuming each loop's blocks are laid out from
     // its header on (true of what compilers emit; an approximation for
     // hand-written layouts).

@@ -16,20 +16,26 @@ std::string KernelUnit::name() const {
   return join(Kernels.empty() ? Functions : Kernels, ", ");
 }
 
-/// Edges of the reference graph: for each simple function (by index), the
-/// simple functions its instructions name (calls, and addresses taken with
-/// s_getpc + offset, which is how a call target is formed).
+/// The MachineIR a pass may edit: a simple function's, or a patch-only
+/// one's (edits to it become byte patches).
+static const MachineFunction *editable(const LiftedFunction &LF) {
+  return LF.MF ? LF.MF : LF.PatchMF;
+}
+
+/// Edges of the reference graph: for each editable function (by index),
+/// the editable functions its instructions name (calls, and addresses taken
+/// with s_getpc + offset, which is how a call target is formed).
 static std::vector<std::vector<size_t>> references(const LiftedModule &LM) {
   const auto &Fns = LM.functions();
   DenseMap<const Function *, size_t> Index;
   for (size_t I = 0; I < Fns.size(); ++I)
-    if (Fns[I].MF && Fns[I].IRFunc)
+    if (editable(Fns[I]) && Fns[I].IRFunc)
       Index[Fns[I].IRFunc] = I;
   std::vector<std::vector<size_t>> Out(Fns.size());
   for (size_t I = 0; I < Fns.size(); ++I) {
-    if (!Fns[I].MF)
+    if (!editable(Fns[I]))
       continue;
-    for (const MachineBasicBlock &MBB : *Fns[I].MF)
+    for (const MachineBasicBlock &MBB : *editable(Fns[I]))
       for (const MachineInstr &MI : MBB)
         for (const MachineOperand &MO : MI.operands())
           if (MO.isGlobal())
@@ -48,7 +54,7 @@ std::vector<KernelUnit> kernelUnits(const LiftedModule &LM) {
   auto Refs = references(LM);
   EquivalenceClasses<size_t> EC;
   for (size_t I = 0; I < Fns.size(); ++I)
-    if (Fns[I].MF) {
+    if (editable(Fns[I])) {
       EC.insert(I);
       for (size_t J : Refs[I])
         EC.unionSets(I, J);
@@ -57,7 +63,7 @@ std::vector<KernelUnit> kernelUnits(const LiftedModule &LM) {
   std::map<size_t, size_t> UnitOf;
   std::vector<KernelUnit> Units;
   for (size_t I = 0; I < Fns.size(); ++I) {
-    if (!Fns[I].MF)
+    if (!editable(Fns[I]))
       continue;
     size_t Leader = EC.getLeaderValue(I);
     auto [It, New] = UnitOf.try_emplace(Leader, Units.size());
@@ -78,7 +84,7 @@ std::set<std::string> reachedFunctions(const LiftedModule &LM,
   std::vector<size_t> Work;
   std::vector<bool> Seen(Fns.size(), false);
   for (size_t I = 0; I < Fns.size(); ++I)
-    if (Fns[I].MF && Fns[I].Range.IsKernel &&
+    if (editable(Fns[I]) && Fns[I].Range.IsKernel &&
         is_contained(Kernels, Fns[I].Range.Name)) {
       Seen[I] = true;
       Work.push_back(I);

@@ -158,6 +158,18 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
   return Passes;
 }
 
+bool asmevo::passKeepsAddresses(StringRef Name) {
+  // Same-size rewrites (waits, s_nops put back at their size) and moves
+  // within a block; the rest add, remove or resize instructions. Two
+  // test-only passes, never in a -O pipeline, are here so that the tests
+  // can show the checks on patch-only functions: insert-nops always moves
+  // code (the patcher refuses it), test-drop-waitcnt breaks a wait (the
+  // static checks refuse it).
+  return is_contained({"relax-waitcnt", "nop-shrink", "sink-waitcnt",
+                       "schedule-window", "insert-nops", "test-drop-waitcnt"},
+                      Name);
+}
+
 const PassEntry *asmevo::findPass(StringRef Name) {
   for (const PassEntry &P : registeredPasses())
     if (P.Name == Name)
@@ -288,7 +300,8 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     if (F != Opts.Filters.end())
       Passes.back()->setRewriteFilter(F->second);
   }
-  // Passes edit only functions the MachineVerifier accepts.
+  // Passes edit only functions the MachineVerifier accepts (and, with
+  // Opts.PatchOnly, those it rejected that can still take byte patches).
   {
     PhaseScope Phase("finalize");
     LM.finalize();
@@ -312,12 +325,18 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
   if (Opts.OnlyFunctions)
     for (size_t I = 0; I < InScope.size(); ++I)
       InScope[I] = Opts.OnlyFunctions->count(LM.functions()[I].Range.Name);
+  // Patch-only functions (LiftedFunction::PatchMF) are run and checked
+  // when the caller asked for them; their MIR is lent as MF meanwhile.
+  auto PatchOnly = [&](size_t I) {
+    const LiftedFunction &LF = LM.functions()[I];
+    return Opts.PatchOnly && LF.PatchMF && InScope[I];
+  };
   auto Refresh = [&](size_t I) {
     LiftedFunction &LF = LM.functions()[I];
     std::optional<std::vector<uint64_t>> K;
-    if (LF.MF) {
+    if (MachineFunction *MF = PatchOnly(I) ? LF.PatchMF : LF.MF) {
       PhaseScope Phase("function keys");
-      K = functionKey(*LF.MF);
+      K = functionKey(*MF);
     }
     if (!K || !State[I].Key || *K != *State[I].Key) {
       State[I].Prints.reset();
@@ -329,8 +348,10 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     std::map<std::string, SiteSet> Out;
     for (size_t I = 0; I < State.size(); ++I) {
       LiftedFunction &LF = LM.functions()[I];
-      if (!LF.Simple || !LF.MF || !InScope[I])
+      bool Lend = PatchOnly(I);
+      if (!Lend && (!LF.Simple || !LF.MF || !InScope[I]))
         continue;
+      PatchOnlyLoan Loan(LF, Lend);
       if (!State[I].Sites)
         State[I].Sites = SiteSet::of(LM, LF, *Facts);
       Out[LF.Range.Name] = *State[I].Sites;
@@ -357,8 +378,10 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
     std::optional<PhaseScope> PassPhase(std::in_place, PhaseName);
     for (size_t I = 0; I < State.size(); ++I) {
       LiftedFunction &LF = LM.functions()[I];
-      if (!LF.Simple || !LF.MF || !InScope[I])
+      bool Lend = PatchOnly(I) && passKeepsAddresses(Stat.Pass);
+      if (!Lend && (!LF.Simple || !LF.MF || !InScope[I]))
         continue;
+      PatchOnlyLoan Loan(LF, Lend);
       std::vector<unsigned> Before;
       if (Opts.Stats) {
         if (!State[I].Prints)
@@ -368,14 +391,16 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
       const RewriteFilter *Filter = nullptr;
       if (auto F = Opts.Filters.find(Stat.Pass); F != Opts.Filters.end())
         Filter = F->second;
-      if (Opts.Record)
-        if (Error E = Opts.Record->beforePass(LM, LF, Filter))
+      // An edit script cannot name a function that is not simple
+      // (docs/edit-script.md): a patch-only function's edits go unrecorded.
+      EditRecorder *Record = Lend ? nullptr : Opts.Record;
+      if (Record)
+        if (Error E = Record->beforePass(LM, LF, Filter))
           return E;
       P->beginFunction();
       auto Changed = P->run(LM, LF);
-      if (Changed && Opts.Record)
-        Opts.Record->afterPass(LM, LF, Stat.Pass, P->params(), *Changed,
-                               Filter);
+      if (Changed && Record)
+        Record->afterPass(LM, LF, Stat.Pass, P->params(), *Changed, Filter);
       if (!Changed)
         return createStringError(LM.original().name() + ": pass '" +
                                  P->name() + "' on '" + LF.Range.Name +

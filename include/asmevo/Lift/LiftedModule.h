@@ -33,7 +33,16 @@ struct LiftedFunction {
   bool Simple = true;
   std::string Reason;
   llvm::Function *IRFunc = nullptr;
+  /// Set only while the function can be rebuilt: everything that emits,
+  /// links or lays out code reads a null MF as "keep the original bytes".
   llvm::MachineFunction *MF = nullptr;
+  /// A non-simple function whose every instruction decoded and whose CFG
+  /// was recovered, rejected only by the MachineVerifier (operand rules
+  /// CodeGen holds itself to, which valid hardware code may break): its
+  /// MachineIR is kept here, never re-emitted, so that edits which keep
+  /// every address can be written as byte patches over the original
+  /// (PatchInPlace.h). Null for every other function; MF is null too.
+  llvm::MachineFunction *PatchMF = nullptr;
   /// Kernels with preloaded arguments: the block that starts at entry+256.
   llvm::MachineBasicBlock *PreloadEntry = nullptr;
   unsigned NumInstrs = 0;
@@ -64,6 +73,27 @@ struct LiftOptions {
 /// implicit operands, normalized immediates); not inserted anywhere.
 llvm::MachineInstr *createMachineInstr(llvm::MachineFunction &MF,
                                        const llvm::MCInst &Inst);
+
+/// Lends a patch-only function's MachineIR (LiftedFunction::PatchMF) as
+/// its MF for the scope's length, to code that reads LF.MF: a pass, the
+/// hazard and waitcnt checks, the static cost. Outside such a scope MF
+/// stays null, so that nothing rebuilds the function from it.
+class PatchOnlyLoan {
+public:
+  PatchOnlyLoan(LiftedFunction &LF, bool Lend) : LF(Lend ? &LF : nullptr) {
+    if (this->LF)
+      LF.MF = LF.PatchMF;
+  }
+  ~PatchOnlyLoan() {
+    if (LF)
+      LF->MF = nullptr;
+  }
+  PatchOnlyLoan(const PatchOnlyLoan &) = delete;
+  PatchOnlyLoan &operator=(const PatchOnlyLoan &) = delete;
+
+private:
+  LiftedFunction *LF;
+};
 
 class LiftedModule {
 public:
@@ -152,7 +182,8 @@ public:
                 const LiftPrint *P = nullptr) const;
 
   /// Block live-ins and the MachineVerifier gate for every function not yet
-  /// finalized. A function the verifier rejects becomes non-simple.
+  /// finalized. A function the verifier rejects becomes non-simple, and
+  /// patch-only (LiftedFunction::PatchMF).
   void finalize();
 
   /// Lifts \p LF again from the original bytes, finalized, as lift() would

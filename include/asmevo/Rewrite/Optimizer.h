@@ -18,6 +18,7 @@
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Lift/LiftedModule.h"
 #include "asmevo/Rewrite/Gate.h"
+#include "asmevo/Rewrite/PatchInPlace.h"
 #include <map>
 #include "asmevo/Transforms/KernelUnits.h"
 #include "asmevo/Transforms/Pass.h"
@@ -63,6 +64,10 @@ struct Candidate {
   /// Set when the candidate's bytes are K0's with byte patches.
   bool Patched = false;
   unsigned PatchedInstructions = 0;
+  /// The patch-only functions whose edits were written as byte patches
+  /// (in K0's bytes, or in the rebuilt object's when other functions
+  /// changed too; PatchInPlace.h).
+  std::vector<PatchedFunction> PatchOnly;
   /// StaticCost.h, per function, after the passes.
   std::map<std::string, double> Cost;
   /// The passes' changes as pass edits (CandidateOptions::RecordEdits).
@@ -165,6 +170,9 @@ struct ModuleOutcome {
   /// The kept candidate is K0 with this many instructions patched.
   bool Patched = false;
   unsigned PatchedInstructions = 0;
+  /// Functions of the kept candidate that are not simple and were patched
+  /// in place for that reason (Candidate::PatchOnly).
+  std::vector<PatchedFunction> PatchedNonSimple;
   /// The kept candidate's passes as an edit script that reproduces it from
   /// K0 (OptimizeOptions::RecordEdits; docs/edit-script.md).
   EditScript Edits;

@@ -28,13 +28,14 @@ struct KernelUnit {
   std::string name() const;
 };
 
-/// The units of the simple functions of \p LM, ordered by their first
-/// function in file order (deterministic for a given input). Non-simple
-/// functions keep their bytes and belong to no unit.
+/// The units of the simple and patch-only functions of \p LM, ordered by
+/// their first function in file order (deterministic for a given input).
+/// Other non-simple functions keep their bytes and belong to no unit.
 std::vector<KernelUnit> kernelUnits(const LiftedModule &LM);
 
-/// The names of \p Kernels' functions and of every simple function they
-/// reach (the function filter of PipelineOptions::OnlyFunctions).
+/// The names of \p Kernels' functions and of every simple (or patch-only)
+/// function they reach (the function filter of
+/// PipelineOptions::OnlyFunctions).
 std::set<std::string> reachedFunctions(const LiftedModule &LM,
                                        llvm::ArrayRef<std::string> Kernels);
 

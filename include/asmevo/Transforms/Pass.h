@@ -57,8 +57,10 @@ struct PassParamInfo {
 /// loads to widen, without the pass knowing.
 const std::vector<PassParamInfo> &commonPassParams();
 
-/// A pass over the simple functions of a lifted module. Passes never see
-/// non-simple functions: those keep their bytes.
+/// A pass over the simple functions of a lifted module. Non-simple
+/// functions keep their bytes; of them, only patch-only ones
+/// (LiftedFunction::PatchMF) are ever shown to a pass, and only to the
+/// passes of passKeepsAddresses() when PipelineOptions::PatchOnly asks.
 class Pass {
 public:
   virtual ~Pass() = default;
@@ -130,6 +132,13 @@ const PassParamInfo *findPassParam(const PassEntry &Entry,
                                    llvm::StringRef Key);
 
 const std::vector<PassEntry> &registeredPasses();
+
+/// True for the passes whose edits can leave every instruction at its
+/// address with its size (wait counts and s_nop lengths changed, a wait
+/// sunk or instructions reordered within a block): the only ones run over
+/// patch-only functions, whose result must be a byte patch. Whether an
+/// edit really kept the addresses is the patcher's to decide.
+bool passKeepsAddresses(llvm::StringRef Name);
 const PassEntry *findPass(llvm::StringRef Name);
 
 /// What one pass of a pipeline did to a module (`--pass-stats`).
@@ -171,6 +180,11 @@ struct PipelineOptions {
   /// With Stats: also each changed function's share, per pass and function.
   std::map<std::string, std::map<std::string, PassStat>> *FunctionStats =
       nullptr;
+  /// Also run the passes of passKeepsAddresses() over patch-only functions
+  /// (in scope), with the hazard and waitcnt checks but not the
+  /// MachineVerifier, which rejected them as lifted. Only a caller that
+  /// writes them back as byte patches (buildCandidate) may set this.
+  bool PatchOnly = false;
 };
 
 /// The passes of \p Pipeline: comma-separated names (each may carry
