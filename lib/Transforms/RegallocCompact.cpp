@@ -13,12 +13,13 @@
 // unified VGPR slots per lane in granules of 8 and 800 SGPRs given out in
 // blocks of 16. VGPRs limit waves below 8 from 65 slots on, so the vector
 // granule matters over most of its range. SGPRs limit them only when a
-// wave is given 112 (800 / 112 = 7): the count with VCC, FLAT_SCRATCH and
-// XNACK_MASK (6 on gfx942) above 96, i.e. a kernel naming s91 or higher.
-// Such kernels exist (scalar-heavy hand-written ones), so SGPRs are
-// compacted too, on the same rule as VGPRs: only when the allocation
-// drops; below 97 a drop of a 16-block changes no wave count but no
-// longer holds SGPRs another wave cannot use either.
+// wave is given 112 (800 / 112 = 7 waves; 96 give 8): the count with VCC,
+// FLAT_SCRATCH and XNACK_MASK (6 on gfx942) above 96, i.e. a kernel naming
+// s90 or higher. (LLVM's occupancy table, which does not round to 16,
+// puts the step above 100.) Such kernels exist (scalar-heavy hand-written
+// ones), and the renaming is the VGPRs' own, so SGPRs are compacted on the
+// same rule: only when the allocation drops a block, which below 97
+// changes no wave count.
 //
 //===----------------------------------------------------------------------===//
 #include "RegallocCompact.h"
