@@ -936,8 +936,8 @@ void ObjectEmitter::updateMetadata() {
     // Raised only when the edited code names more than the original code
     // did: a note that already declared fewer than the original code names
     // was the producer's choice, and an edit adding nothing keeps it.
-    // A kernel whose VGPRs were renumbered states what its code uses,
-    // lower counts included (KernelResources::VGPRsAsUsed).
+    // A kernel whose registers were renumbered states what its code uses,
+    // lower counts included (KernelResources::VGPRsAsUsed, SGPRsAsUsed).
     auto Raise = [&](StringRef Key, unsigned V, unsigned Orig,
                      bool AsUsed = false) {
       auto It = M.find(Doc.getNode(Key));
@@ -954,8 +954,10 @@ void ObjectEmitter::updateMetadata() {
     };
     Raise(".vgpr_count", Resources[K].VGPRs, Resources[K].OrigVGPRs,
           Resources[K].VGPRsAsUsed);
-    Raise(".agpr_count", Resources[K].AGPRs, Resources[K].OrigAGPRs);
-    Raise(".sgpr_count", Resources[K].SGPRs, Resources[K].OrigSGPRs);
+    Raise(".agpr_count", Resources[K].AGPRs, Resources[K].OrigAGPRs,
+          Resources[K].VGPRsAsUsed);
+    Raise(".sgpr_count", Resources[K].SGPRs, Resources[K].OrigSGPRs,
+          Resources[K].SGPRsAsUsed);
   }
   if (!Raised && !Lowered)
     return;
@@ -989,7 +991,8 @@ void ObjectEmitter::updateMetadata() {
                          "the metadata note's register counts were updated");
   if (Lowered)
     R.Warnings.push_back("registers were renumbered: the metadata note's "
-                         ".vgpr_count was lowered to what the code uses");
+                         "register counts were lowered to what the code "
+                         "uses");
 }
 
 StringRef asmevo::lldArgsCommentTag() { return "asmevo-lld-args:"; }

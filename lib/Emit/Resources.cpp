@@ -50,6 +50,26 @@ static void noteRegister(const MCRegisterInfo &TRI, MCRegister Reg,
     }
 }
 
+unsigned asmevo::reservedSGPRs(const TargetInfo &T, bool VCC,
+                               bool FlatScratch) {
+  // AMDGPUUsage, "VCC", "FLAT_SCRATCH", "XNACK_MASK": VCC 2; on GFX8/9
+  // XNACK 4 in all, flat scratch (or architected flat scratch, gfx94x and
+  // gfx950) 6 in all.
+  unsigned Extra = VCC ? 2 : 0;
+  if (T.Xnack == TargetFeature::On || T.Xnack == TargetFeature::Any)
+    Extra = 4;
+  if (FlatScratch || T.hasArchitectedFlatScratch())
+    Extra = 6;
+  return Extra;
+}
+
+unsigned asmevo::unifiedVGPRs(const TargetInfo &T, unsigned ArchVGPRs,
+                              unsigned AGPRs, unsigned AccumOffset) {
+  if (!AGPRs || !(T.isGFX90A() || T.isGFX94X() || T.isGFX950()))
+    return ArchVGPRs;
+  return std::max({4u, (unsigned)alignTo(ArchVGPRs, 4), AccumOffset}) + AGPRs;
+}
+
 RegisterUse asmevo::registerUse(const LiftedFunction &LF) {
   RegisterUse U;
   if (!LF.MF)
@@ -183,65 +203,58 @@ asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
   }
   const TargetInfo &T = LM.original().target();
   bool Unified = T.isGFX90A() || T.isGFX94X() || T.isGFX950();
-  // The counts the hardware allocates for a use: VGPR granule field and
-  // total SGPRs. Extra SGPRs sit above the highest one named (AMDGPUUsage,
-  // "VCC", "FLAT_SCRATCH", "XNACK_MASK"): VCC 2; on GFX8/9 XNACK 4 in all,
-  // flat scratch (or architected flat scratch, gfx94x and gfx950) 6 in all.
-  auto VFieldOf = [&](const RegisterUse &U) {
-    unsigned Arch4 = alignTo(U.ArchVGPRs, 4);
-    unsigned TotalV = Unified && U.AGPRs ? Arch4 + U.AGPRs : U.ArchVGPRs;
-    return TotalV ? (unsigned)divideCeil(TotalV, 8) - 1 : 0;
+  // Renumbered registers are declared as the code uses them, but only for
+  // a kernel that reaches nothing (what regalloc-compact renumbers): a
+  // callee's registers would count too, and it kept its numbers.
+  bool Alone = Reached.size() == 1;
+  Res.VGPRsAsUsed = Kernel->RegistersRenumbered && Alone &&
+                    (Use.ArchVGPRs || Use.AGPRs);
+  Res.SGPRsAsUsed = Kernel->SGPRsRenumbered && Alone && Use.SGPRs;
+  // ACCUM_OFFSET first: the AGPRs start there, so it decides the total.
+  // It bounds the architectural VGPRs even when no AGPR is used: an edit
+  // that names VGPRs above it (renaming into free registers) must raise
+  // it, or v[accum_offset..] would be AGPR-backed. With no AGPR it may not
+  // exceed the VGPRs allocated either (the assembler rejects
+  // `.amdhsa_accum_offset` above `next_free_vgpr`), so a renumbered
+  // kernel's is exactly what its VGPRs need, as LLVM sets it.
+  unsigned Arch4 = std::max(4u, (unsigned)alignTo(Use.ArchVGPRs, 4));
+  if (Unified && (Res.VGPRsAsUsed ? Arch4 != KD.accumOffset()
+                                  : Arch4 > KD.accumOffset() &&
+                                        Arch4 > alignTo(Orig.ArchVGPRs, 4))) {
+    uint32_t R3 = KD.pgmRsrc3();
+    KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
+  }
+  auto FieldOf = [](unsigned Count) {
+    return Count ? (unsigned)divideCeil(Count, 8) - 1 : 0;
   };
   auto SGPRsOf = [&](const RegisterUse &U) {
-    unsigned Extra = U.VCC ? 2 : 0;
-    if (T.Xnack == TargetFeature::On || T.Xnack == TargetFeature::Any)
-      Extra = 4;
-    if (U.FlatScratch || T.hasArchitectedFlatScratch())
-      Extra = 6;
-    return U.SGPRs + Extra;
+    return U.SGPRs + reservedSGPRs(T, U.VCC, U.FlatScratch);
   };
-  unsigned Arch4 = alignTo(Use.ArchVGPRs, 4);
-  unsigned VField = VFieldOf(Use);
+  // The dispatch writes its SGPRs whether the code names them or not: a
+  // count declared as used covers them.
+  if (Res.SGPRsAsUsed)
+    Use.SGPRs = std::max(Use.SGPRs, KD.dispatchSGPRs());
+  unsigned VField =
+      FieldOf(unifiedVGPRs(T, Use.ArchVGPRs, Use.AGPRs, KD.accumOffset()));
   unsigned SGPRs = SGPRsOf(Use);
-  Res.VGPRs = Use.ArchVGPRs;
+  Res.VGPRs = unifiedVGPRs(T, Use.ArchVGPRs, Use.AGPRs);
   Res.AGPRs = Use.AGPRs;
   Res.SGPRs = SGPRs;
-  Res.OrigVGPRs = Orig.ArchVGPRs;
+  Res.OrigVGPRs = unifiedVGPRs(T, Orig.ArchVGPRs, Orig.AGPRs);
   Res.OrigAGPRs = Orig.AGPRs;
   Res.OrigSGPRs = SGPRsOf(Orig);
-  unsigned SField = std::min(15u, (unsigned)divideCeil(SGPRs, 8) - 1);
-  unsigned OrigSField =
-      std::min(15u, (unsigned)divideCeil(Res.OrigSGPRs, 8) - 1);
+  unsigned SField = std::min(15u, FieldOf(SGPRs));
+  unsigned OrigSField = std::min(15u, FieldOf(Res.OrigSGPRs));
   // Only what the edit added is raised: an original whose declared counts
   // are below what its code names (a compiler that knew better, or counts
   // we over-estimate) keeps them when the edit names nothing new.
   uint32_t R1 = KD.pgmRsrc1();
   unsigned DeclV = R1 & 0x3f, DeclS = (R1 >> 6) & 0xf;
-  // A kernel whose VGPRs were renumbered declares what its code uses: the
-  // declared count describes the old numbering. Only for a kernel that
-  // reaches nothing and names no AGPR (what regalloc-compact renumbers), so
-  // the count is the kernel's own and ACCUM_OFFSET bounds no AGPRs.
-  Res.VGPRsAsUsed = Kernel->RegistersRenumbered && Reached.size() == 1 &&
-                    !Use.AGPRs && Use.ArchVGPRs;
-  if (Res.VGPRsAsUsed || (VField > DeclV && VField > VFieldOf(Orig)))
+  if (Res.VGPRsAsUsed ||
+      (VField > DeclV && VField > FieldOf(Res.OrigVGPRs)))
     R1 = (R1 & ~0x3fu) | std::min(VField, 63u);
-  if (SField > DeclS && SField > OrigSField)
+  if (Res.SGPRsAsUsed || (SField > DeclS && SField > OrigSField))
     R1 = (R1 & ~(0xfu << 6)) | (SField << 6);
   KD.setPgmRsrc1(R1);
-  // ACCUM_OFFSET bounds the architectural VGPRs even when no AGPR is used:
-  // an edit that names VGPRs above it (renaming into free registers) must
-  // raise it, or v[accum_offset..] would be AGPR-backed.
-  if (Unified && Arch4 > KD.accumOffset() &&
-      Arch4 > alignTo(Orig.ArchVGPRs, 4)) {
-    uint32_t R3 = KD.pgmRsrc3();
-    KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
-  }
-  // With no AGPR, ACCUM_OFFSET may not exceed the VGPRs allocated (the
-  // assembler rejects `.amdhsa_accum_offset` above `next_free_vgpr`): a
-  // renumbered kernel's comes down with its count.
-  if (Unified && Res.VGPRsAsUsed && Arch4 < KD.accumOffset()) {
-    uint32_t R3 = KD.pgmRsrc3();
-    KD.setPgmRsrc3((R3 & ~0x3fu) | (Arch4 / 4 - 1));
-  }
   return Res;
 }

@@ -394,6 +394,7 @@ void LiftedModule::relift(LiftedFunction &LF) {
   LF.NumInstrs = 0;
   LF.Finalized = false;
   LF.RegistersRenumbered = false;
+  LF.SGPRsRenumbered = false;
   FunctionLifter(*this, LF).run();
   dropIfNotSimple(LF);
   if (LF.MF) {

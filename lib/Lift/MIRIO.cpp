@@ -34,6 +34,13 @@ static Metadata *i64(LLVMContext &C, uint64_t V) {
   return ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(C), V));
 }
 
+/// LiftedFunction's renumbering flags as one integer (bit 0: VGPRs and
+/// AGPRs, bit 1: SGPRs): the declared counts the emitter writes depend on
+/// them, so a .mir read back must rebuild what the module would have.
+static uint64_t renumberedBits(const LiftedFunction &LF) {
+  return (LF.RegistersRenumbered ? 1 : 0) | (LF.SGPRsRenumbered ? 2 : 0);
+}
+
 Error LiftedModule::printMIR(raw_ostream &OS) {
   // MIR with tracksRegLiveness needs the live-ins, and the parser verifies.
   finalize();
@@ -50,7 +57,8 @@ Error LiftedModule::printMIR(raw_ostream &OS) {
         C, {str(C, LF.Range.Name), i64(C, LF.Range.Addr), i64(C, LF.Range.Size),
             i64(C, LF.Range.IsKernel ? LF.Range.KernelIndex : -1),
             i64(C, LF.Simple), str(C, LF.Reason),
-            str(C, LF.IRFunc ? LF.IRFunc->getName() : LF.Range.Name)}));
+            str(C, LF.IRFunc ? LF.IRFunc->getName() : LF.Range.Name),
+            i64(C, renumberedBits(LF))}));
   NamedMDNode *Kds = M->getOrInsertNamedMetadata("asmevo.kernels");
   for (unsigned I = 0; I < Descriptors.size(); ++I)
     Kds->addOperand(MDNode::get(
@@ -282,6 +290,19 @@ LiftedModule::parseMIR(StringRef Text, StringRef FileName) {
     if (LF.Simple && !LF.MF)
       return Fail("function '" + LF.Range.Name +
                   "' is marked simple but has no machine function");
+    // Absent from .mir files written before the flags were carried.
+    if (N->getNumOperands() > 7) {
+      auto Bits = mdInt(N, 7);
+      if (!Bits) {
+        consumeError(Bits.takeError());
+        return Fail("malformed !asmevo.functions entry for '" +
+                    LF.Range.Name + "'");
+      }
+      if (LF.Range.IsKernel && LF.MF) {
+        LF.RegistersRenumbered = *Bits & 1;
+        LF.SGPRsRenumbered = *Bits & 2;
+      }
+    }
     LF.PreloadEntry = preloadEntry(LF, *LM->Original);
     LM->Functions.push_back(std::move(LF));
   }
@@ -365,9 +386,12 @@ Error LiftedModule::importFunctionsMIR(StringRef Text,
     LF->Simple = true;
     LF->Reason.clear();
     LF->Finalized = true; // The MIR parser verified it.
-    // MIR does not carry the flag: the emitter keeps the max(declared,
-    // used) rule for an imported function, which is never too low.
+    // Machine functions alone do not carry the renumbering flags: a caller
+    // that knows them (the --jobs workers' answer) sets them afterwards;
+    // otherwise the emitter keeps the max(declared, used) rule, which is
+    // never too low.
     LF->RegistersRenumbered = false;
+    LF->SGPRsRenumbered = false;
     LF->PreloadEntry = preloadEntry(*LF, *Original);
   }
   return Error::success();

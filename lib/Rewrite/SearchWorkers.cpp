@@ -254,10 +254,19 @@ Error Search::searchClaimed(SharedCounter &Counter, unsigned Processes,
       json::Object Co;
       for (auto &[Fn, V] : Cost)
         Co[Fn] = V;
+      // The MIR does not hold regalloc-compact's flags, and the counts the
+      // emitter declares depend on them.
+      json::Object Renumbered;
+      for (const std::string &Name : Names)
+        if (const LiftedFunction *LF = Work->findFunction(Name))
+          if (LF->RegistersRenumbered || LF->SGPRsRenumbered)
+            Renumbered[Name] = json::Array{LF->RegistersRenumbered,
+                                           LF->SGPRsRenumbered};
       json::Object R{{"units", std::move(Us)},
                      {"stats", std::move(St)},
                      {"cost", std::move(Co)},
-                     {"functions", json::Array(Names)}};
+                     {"functions", json::Array(Names)},
+                     {"renumbered", std::move(Renumbered)}};
       // After the JSON and a NUL (which JSON text never holds): the MIR
       // is most of the message, and reading it as a JSON string would
       // cost more than the import itself.
@@ -319,7 +328,18 @@ Error Search::importChunk(StringRef Message) {
   for (const json::Value &F : *Fns)
     if (auto Name = F.getAsString())
       Names.push_back(Name->str());
-  return Work->importFunctionsMIR(MIR, Names);
+  if (Error E = Work->importFunctionsMIR(MIR, Names))
+    return E;
+  if (const json::Object *Ren = R->getObject("renumbered"))
+    for (auto &[Fn, Flags] : *Ren) {
+      LiftedFunction *LF = Work->findFunction(Fn.str());
+      const json::Array *A = Flags.getAsArray();
+      if (!LF || !A || A->size() != 2)
+        return createStringError("an optimizer worker answered garbage");
+      LF->RegistersRenumbered = (*A)[0].getAsBoolean().value_or(false);
+      LF->SGPRsRenumbered = (*A)[1].getAsBoolean().value_or(false);
+    }
+  return Error::success();
 }
 
 } // namespace optimize

@@ -138,8 +138,9 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "each checked against the kernel before it is applied",
        [] { return std::make_unique<ApplyEditsPass>(); }},
       {"regalloc-compact",
-       "a kernel's VGPRs renumbered by aligned quads to close holes, and its "
-       "declared VGPR count lowered to what the code uses",
+       "a kernel's VGPRs, AGPRs and SGPRs renumbered by aligned quads to "
+       "close holes, and its declared counts (granules, ACCUM_OFFSET, "
+       "metadata) lowered to what the code uses",
        [] { return std::make_unique<RegallocCompactPass>(); }},
       {"schedule-window",
        "list scheduling within each block (memory issue hoisted, MFMA "
@@ -399,6 +400,9 @@ Error asmevo::runPipeline(LiftedModule &LM, StringRef Pipeline,
           return E;
       P->beginFunction();
       auto Changed = P->run(LM, LF);
+      for (std::string &N : P->takeNotes())
+        if (Opts.Stats)
+          Stat.Notes.push_back(LF.Range.Name + ": " + N);
       if (Changed && Record)
         Record->afterPass(LM, LF, Stat.Pass, P->params(), *Changed, Filter);
       if (!Changed)

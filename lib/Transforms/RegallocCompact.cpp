@@ -1,17 +1,31 @@
 //===- RegallocCompact.cpp ------------------------------------------------===//
 //
-// The renumbering is a map on VGPR indices that keeps each index mod 4 and
-// keeps the order of indices, so it is injective on 32-bit registers and
-// on 16-bit halves: two operands overlap after it exactly when they did
-// before. Every dependence, and with it every hazard and wait the analyses
-// see, is the one the input had; the pass still compares the violation
-// sites before and after, because a site is named by its register.
+// The renumbering is one map per register file (VGPRs, AGPRs, SGPRs) that
+// keeps each index mod 4 and keeps the order of indices, so it is
+// injective on 32-bit registers and on 16-bit halves: two operands overlap
+// after it exactly when they did before. Every dependence, and with it
+// every hazard and wait the analyses see, is the one the input had; the
+// pass still compares the violation sites before and after, because a
+// site is named by its register.
+//
+// Occupancy arithmetic (gfx90a, gfx942, gfx950; LLVM IsaInfo and the
+// project's lib/Analysis/Resources.cpp): a SIMD holds at most 8 waves, 512
+// unified VGPR slots per lane in granules of 8 and 800 SGPRs given out in
+// blocks of 16. VGPRs limit waves below 8 from 65 slots on, so the vector
+// granule matters over most of its range. SGPRs limit them only when a
+// wave is given 112 (800 / 112 = 7 waves; 96 give 8): the count with VCC,
+// FLAT_SCRATCH and XNACK_MASK (6 on gfx942) above 96, i.e. a kernel naming
+// s90 or higher. (LLVM's occupancy table, which does not round to 16,
+// puts the step above 100.) Such kernels exist (scalar-heavy hand-written
+// ones), and the renaming is the VGPRs' own, so SGPRs are compacted on the
+// same rule: only when the allocation drops a block, which below 97
+// changes no wave count.
 //
 //===----------------------------------------------------------------------===//
 #include "RegallocCompact.h"
 #include "EditSupport.h"
-#include "ExecMask.h"
 #include "ViolationSites.h"
+#include "asmevo/Emit/RegisterCounts.h"
 #include "asmevo/Lift/InstrKinds.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -30,38 +44,60 @@ namespace {
 /// Indices move by whole quads, so that each keeps its value mod 4.
 constexpr unsigned QuadSize = 4;
 /// Allocation granule of wave64 VGPRs on gfx90a, gfx94x and gfx950.
-constexpr unsigned Granule = 8;
+constexpr unsigned VGPRGranule = 8;
+/// gfx9-family waves are given SGPRs in blocks of 16, whatever the
+/// descriptor's granule of 8 says (AMDGPUUsage, GFX9
+/// GRANULATED_WAVEFRONT_SGPR_COUNT).
+constexpr unsigned SGPRBlock = 16;
+/// Indices of every file fit (512 VGPRs, 256 AGPRs, 106 SGPRs).
+constexpr unsigned FileSize = 512;
 
-/// k of a register-name part "VGPRk".
-std::optional<unsigned> vgprIndex(StringRef Part) {
-  unsigned Idx;
-  if (!Part.consume_front("VGPR") || Part.getAsInteger(10, Idx) ||
-      Idx >= NumVGPRs)
-    return std::nullopt;
-  return Idx;
+enum GPRFile : unsigned { VFile, AFile, SFile, NumFiles };
+constexpr const char *FilePrefix[NumFiles] = {"VGPR", "AGPR", "SGPR"};
+
+using IndexMap = std::array<unsigned, FileSize>;
+using FileMaps = std::array<IndexMap, NumFiles>;
+using FileSets = std::array<BitVector, NumFiles>;
+
+/// File and index of a register-name part "VGPRk", "AGPRk" or "SGPRk".
+std::optional<std::pair<GPRFile, unsigned>> gprPart(StringRef Part) {
+  for (unsigned F = 0; F < NumFiles; ++F) {
+    StringRef P = Part;
+    unsigned Idx;
+    if (P.consume_front(FilePrefix[F]) && !P.getAsInteger(10, Idx) &&
+        Idx < FileSize)
+      return std::pair(GPRFile(F), Idx);
+  }
+  return std::nullopt;
 }
 
 /// Calls and indirect jumps hand registers to code that keeps the old
 /// numbers; GPR indexing computes register numbers from data.
-bool blocksRenumbering(StringRef Name) {
+std::optional<StringRef> blocksRenumbering(StringRef Name) {
   FlowKind K = classifyFlow(Name);
-  return K == FlowKind::Call || K == FlowKind::Return ||
-         Name.starts_with("S_CALL") || Name.starts_with("S_SET_GPR_IDX") ||
-         Name.starts_with("V_MOVREL") || Name.starts_with("V_SWAPREL");
+  if (K == FlowKind::Call || Name.starts_with("S_CALL"))
+    return StringRef("it calls a function (the call ABI's argument, return "
+                     "and callee-saved registers are fixed numbers)");
+  if (K == FlowKind::Return)
+    return StringRef("it has an indirect jump or return");
+  if (Name.starts_with("S_SET_GPR_IDX") || Name.starts_with("V_MOVREL") ||
+      Name.starts_with("V_SWAPREL") || Name.starts_with("S_MOVREL"))
+    return StringRef("it indexes registers (the index is data)");
+  return std::nullopt;
 }
 
 /// Register names -> registers, and what a renumbering makes of each.
 class Renamer {
 public:
-  Renamer(const MCRegisterInfo &MRI, ArrayRef<unsigned> Map)
-      : MRI(MRI), Map(Map) {
+  Renamer(const MCRegisterInfo &MRI, const FileMaps &Maps)
+      : MRI(MRI), Maps(Maps) {
     for (unsigned R = 1; R < MRI.getNumRegs(); ++R)
       ByName[MRI.getName(R)] = MCRegister(R);
   }
 
-  /// \p R with each VGPRk of its name made VGPR(Map[k]) (halves and tuples
-  /// alike); R when it names no VGPR; nullopt when no register has the new
-  /// name.
+  /// \p R with each VGPRk/AGPRk/SGPRk of its name renumbered (halves and
+  /// tuples alike); R when it names none; nullopt when no register has the
+  /// new name.
   std::optional<MCRegister> operator()(MCRegister R) {
     auto It = Done.find(R);
     if (It != Done.end())
@@ -73,8 +109,9 @@ public:
     for (StringRef P : Parts) {
       if (!New.empty())
         New += '_';
-      if (std::optional<unsigned> I = vgprIndex(P)) {
-        New += "VGPR" + std::to_string(Map[*I]);
+      if (auto G = gprPart(P)) {
+        New += FilePrefix[G->first] +
+               std::to_string(Maps[G->first][G->second]);
         Any = true;
       } else {
         New += P.str();
@@ -92,18 +129,50 @@ public:
 
 private:
   const MCRegisterInfo &MRI;
-  ArrayRef<unsigned> Map;
+  const FileMaps &Maps;
   StringMap<MCRegister> ByName;
   DenseMap<MCRegister, std::optional<MCRegister>> Done;
 };
 
-/// The VGPR indices \p R names; AGPR is set when it names an AGPR.
-void noteIndices(const MCRegisterInfo &MRI, MCRegister R, BitVector &Used,
-                 bool &AGPR) {
-  if (StringRef(MRI.getName(R)).contains("AGPR"))
-    AGPR = true;
-  if (std::optional<VRange> V = vgprsOf(MRI, R))
-    Used.set(V->First, V->First + V->Count);
+/// Marks in \p Used the indices \p R names, per file.
+void noteIndices(const MCRegisterInfo &MRI, MCRegister R, FileSets &Used) {
+  SmallVector<StringRef, 8> Parts;
+  StringRef(MRI.getName(R)).split(Parts, '_');
+  for (StringRef P : Parts)
+    if (auto G = gprPart(P))
+      Used[G->first].set(G->second);
+}
+
+/// One file's renumbering: the quads below \p FixedQuads stay, every other
+/// quad some operand names moves down, in order, past the quads nobody
+/// names.
+struct Compaction {
+  IndexMap Map;
+  unsigned OldCount = 0, NewCount = 0;
+};
+
+Compaction compact(const BitVector &Used, unsigned FixedQuads) {
+  Compaction C;
+  unsigned NextQuad = FixedQuads;
+  for (unsigned Q = 0; Q < FileSize / QuadSize; ++Q) {
+    bool QuadUsed = false;
+    for (unsigned I = Q * QuadSize; I < (Q + 1) * QuadSize; ++I)
+      QuadUsed |= Used.test(I);
+    unsigned To = Q < FixedQuads ? Q : QuadUsed ? NextQuad++ : Q;
+    for (unsigned I = Q * QuadSize; I < (Q + 1) * QuadSize; ++I) {
+      C.Map[I] = To * QuadSize + I % QuadSize;
+      if (Used.test(I)) {
+        C.OldCount = I + 1;
+        C.NewCount = std::max(C.NewCount, C.Map[I] + 1);
+      }
+    }
+  }
+  return C;
+}
+
+void setIdentity(IndexMap &M) {
+  for (unsigned I = 0; I < FileSize; ++I)
+    M[I] = I;
 }
 
 /// Block live-ins, by block, to put back.
@@ -122,89 +191,157 @@ Expected<bool> RegallocCompactPass::run(LiftedModule &LM, LiftedFunction &LF) {
   MachineFunction &MF = *LF.MF;
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
+  const KernelDescriptor &KD = LM.descriptors()[LF.Range.KernelIndex];
   EditableRegion Region(LF);
 
-  BitVector Used(NumVGPRs);
-  bool AGPR = false;
+  FileSets Used;
+  for (BitVector &U : Used)
+    U.resize(FileSize);
+  // The SGPRs reserved above the highest one named depend on these, as in
+  // the emitter's count.
+  bool NamesVCC = false, NamesFlatScratch = false;
   for (MachineBasicBlock &MBB : MF) {
     for (const auto &LI : MBB.liveins())
-      noteIndices(TRI, LI.PhysReg, Used, AGPR);
+      noteIndices(TRI, LI.PhysReg, Used);
     for (MachineInstr &MI : MBB) {
-      if (blocksRenumbering(TII.getName(MI.getOpcode())))
+      if (auto Why = blocksRenumbering(TII.getName(MI.getOpcode()))) {
+        note("kept: " + *Why);
         return false;
+      }
       for (const MachineOperand &MO : MI.operands()) {
-        if (MO.isRegMask())
+        if (MO.isRegMask()) {
+          note("kept: an operand clobbers a register mask");
           return false;
-        if (MO.isReg() && MO.getReg())
-          noteIndices(TRI, MO.getReg().asMCReg(), Used, AGPR);
+        }
+        if (!MO.isReg() || !MO.getReg())
+          continue;
+        noteIndices(TRI, MO.getReg().asMCReg(), Used);
+        StringRef N = TRI.getName(MO.getReg());
+        NamesVCC |= N.starts_with("VCC");
+        NamesFlatScratch |= N.starts_with("FLAT_SCR");
       }
     }
   }
-  if (AGPR || Used.none())
-    return false;
 
-  // Quad 0 holds the work-item IDs the dispatch writes (v0, or v0..v2 on
-  // targets without packed IDs) and stays where it is, used or not.
-  std::array<unsigned, NumVGPRs> Map;
-  unsigned NextQuad = 1, OldCount = Used.find_last() + 1, NewCount = 0;
-  for (unsigned Q = 0; Q < NumVGPRs / QuadSize; ++Q) {
-    bool QuadUsed = false;
-    for (unsigned I = Q * QuadSize; I < (Q + 1) * QuadSize; ++I)
-      QuadUsed |= Used.test(I);
-    unsigned To = Q == 0 ? 0 : QuadUsed ? NextQuad++ : Q;
-    for (unsigned I = Q * QuadSize; I < (Q + 1) * QuadSize; ++I) {
-      Map[I] = To * QuadSize + I % QuadSize;
-      if (Used.test(I))
-        NewCount = std::max(NewCount, Map[I] + 1);
-    }
+  // Quad 0 of the VGPRs holds the work-item IDs the dispatch writes (v0,
+  // or v0..v2 on targets without packed IDs) and stays where it is, used
+  // or not; nothing initializes AGPRs; the SGPRs the dispatch writes stay,
+  // with the rest of their quad.
+  unsigned FixedS = KD.dispatchSGPRs();
+  std::array<Compaction, NumFiles> C = {
+      compact(Used[VFile], 1), compact(Used[AFile], 0),
+      compact(Used[SFile], divideCeil(FixedS, QuadSize))};
+
+  // Worth it only when what the emitter would declare drops: without the
+  // pass max(declared, used), with it what the code uses. The vector
+  // files are one: VGPRs, then the AGPRs from ACCUM_OFFSET on.
+  unsigned OldV = unifiedVGPRs(T, C[VFile].OldCount, C[AFile].OldCount);
+  unsigned NewV = unifiedVGPRs(T, C[VFile].NewCount, C[AFile].NewCount);
+  unsigned BeforeV =
+      std::max<unsigned>(alignTo(OldV, VGPRGranule), KD.allocatedVGPRs());
+  unsigned Reserved = reservedSGPRs(T, NamesVCC, NamesFlatScratch);
+  // The dispatch writes its SGPRs whether the code names them or not, so
+  // the allocation covers them (KernelResources does the same).
+  unsigned NewS = std::max(C[SFile].NewCount, FixedS) + Reserved;
+  unsigned BeforeS =
+      std::max<unsigned>(alignTo(C[SFile].OldCount + Reserved, SGPRBlock),
+                         alignTo((KD.sgprGranule() + 1) * 8, SGPRBlock));
+  std::array<bool, NumFiles> Worth = {};
+  Worth[VFile] = Worth[AFile] = alignTo(NewV, VGPRGranule) < BeforeV;
+  Worth[SFile] = alignTo(NewS, SGPRBlock) < BeforeS;
+  if (!Worth[VFile] && !Worth[SFile]) {
+    if (Used[VFile].any() || Used[AFile].any() || Used[SFile].any())
+      note("kept: compacted, the VGPR+AGPR count (" + Twine(NewV) +
+           ") would need as many granules of 8 as the " + Twine(BeforeV) +
+           " declared, and the SGPR count (" + Twine(NewS) +
+           " with VCC/FLAT_SCRATCH/XNACK_MASK) as many blocks of 16 as " +
+           Twine(BeforeS));
+    return false;
   }
-  // Worth it only when the count the emitter would declare drops by a
-  // granule: max(declared, used) without the pass, what the code uses with
-  // it.
-  const KernelDescriptor &KD = LM.descriptors()[LF.Range.KernelIndex];
-  unsigned Before = std::max<unsigned>(alignTo(OldCount, Granule),
-                                       KD.allocatedVGPRs());
-  if (alignTo(NewCount, Granule) >= Before)
-    return false;
+  FileMaps Maps;
+  for (unsigned F = 0; F < NumFiles; ++F) {
+    Maps[F] = C[F].Map;
+    if (!Worth[F])
+      setIdentity(Maps[F]);
+  }
 
-  // A VGPR read before any write holds what the dispatch put there (or
-  // garbage the code may depend on): it keeps its number. The preload
-  // prologue is never edited.
-  auto Moves = [&](MCRegister R) {
-    BitVector V(NumVGPRs);
-    bool A = false;
-    noteIndices(TRI, R, V, A);
-    return llvm::any_of(V.set_bits(), [&](unsigned I) { return Map[I] != I; });
+  // A register read before any write holds what the dispatch put there
+  // (or garbage the code may depend on): it keeps its number, and a file
+  // where it would move is left as it is. The preload prologue is never
+  // edited.
+  auto MovedFiles = [&](MCRegister R) {
+    FileSets S;
+    for (BitVector &B : S)
+      B.resize(FileSize);
+    noteIndices(TRI, R, S);
+    std::array<bool, NumFiles> Out = {};
+    for (unsigned F = 0; F < NumFiles; ++F)
+      Out[F] = llvm::any_of(S[F].set_bits(),
+                            [&](unsigned I) { return Maps[F][I] != I; });
+    return Out;
+  };
+  auto Pin = [&](MCRegister R, StringRef Why) {
+    std::array<bool, NumFiles> M = MovedFiles(R);
+    for (unsigned F = 0; F < NumFiles; ++F) {
+      if (!M[F])
+        continue;
+      // VGPRs and AGPRs share ACCUM_OFFSET: one cannot shrink alone
+      // without the other's count deciding the granule, so they go
+      // together.
+      note(Twine(FilePrefix[F]) + "s kept: " + TRI.getName(R) + " " + Why);
+      if (F == SFile) {
+        setIdentity(Maps[SFile]);
+        Worth[SFile] = false;
+      } else {
+        setIdentity(Maps[VFile]);
+        setIdentity(Maps[AFile]);
+        Worth[VFile] = Worth[AFile] = false;
+      }
+    }
   };
   for (MachineBasicBlock *Entry : {&MF.front(), LF.PreloadEntry})
     if (Entry)
       for (const auto &LI : Entry->liveins())
-        if (Moves(LI.PhysReg))
-          return false;
+        Pin(LI.PhysReg, "is read before it is written");
   for (MachineBasicBlock &MBB : MF)
     if (Region.inPrologue(MBB))
       for (MachineInstr &MI : MBB)
         for (const MachineOperand &MO : MI.operands())
-          if (MO.isReg() && MO.getReg() && Moves(MO.getReg().asMCReg()))
-            return false;
+          if (MO.isReg() && MO.getReg())
+            Pin(MO.getReg().asMCReg(), "is named by the preload prologue");
+  if (!Worth[VFile] && !Worth[SFile])
+    return false;
 
   // Every new register first, so that a name with no register refuses the
   // kernel before anything changed.
-  Renamer Rename(TRI, Map);
+  Renamer Rename(TRI, Maps);
   std::vector<std::pair<MachineOperand *, MCRegister>> Ops;
+  // Files where some register actually moves: only their declared counts
+  // describe the old numbering.
+  std::array<bool, NumFiles> Moved = {};
   for (MachineBasicBlock &MBB : MF) {
     for (const auto &LI : MBB.liveins())
-      if (!Rename(LI.PhysReg))
+      if (!Rename(LI.PhysReg)) {
+        note(Twine("kept: no register for renumbered ") +
+             TRI.getName(LI.PhysReg));
         return false;
+      }
     for (MachineInstr &MI : MBB)
       for (MachineOperand &MO : MI.operands()) {
         if (!MO.isReg() || !MO.getReg())
           continue;
         std::optional<MCRegister> New = Rename(MO.getReg().asMCReg());
-        if (!New)
+        if (!New) {
+          note(Twine("kept: no register for renumbered ") +
+               TRI.getName(MO.getReg()));
           return false;
-        if (*New != MO.getReg().asMCReg())
-          Ops.push_back({&MO, *New});
+        }
+        if (*New == MO.getReg().asMCReg())
+          continue;
+        Ops.push_back({&MO, *New});
+        std::array<bool, NumFiles> M = MovedFiles(MO.getReg().asMCReg());
+        for (unsigned F = 0; F < NumFiles; ++F)
+          Moved[F] |= M[F];
       }
   }
   if (Ops.empty() || !shouldRewrite())
@@ -226,7 +363,7 @@ Expected<bool> RegallocCompactPass::run(LiftedModule &LM, LiftedFunction &LF) {
     MBB.sortUniqueLiveIns();
     OldLiveIns.push_back({&MBB, std::move(Old)});
   }
-  // A site is named by its register: one the input had on a VGPR that
+  // A site is named by its register: one the input had on a register that
   // moved reads as new. Such a kernel is left as it was.
   if (!Sites.noneIntroducedBy(SiteSet::of(LM, LF, F, true))) {
     for (auto &[MO, Old] : Undo)
@@ -237,8 +374,10 @@ Expected<bool> RegallocCompactPass::run(LiftedModule &LM, LiftedFunction &LF) {
         MBB->addLiveIn(LI.PhysReg, LI.LaneMask);
       MBB->sortUniqueLiveIns();
     }
+    note("kept: a hazard or wait site would be named by other registers");
     return false;
   }
-  LF.RegistersRenumbered = true;
+  LF.RegistersRenumbered |= Moved[VFile] || Moved[AFile];
+  LF.SGPRsRenumbered |= Moved[SFile];
   return true;
 }

@@ -1,4 +1,4 @@
-//===- RegallocCompact.h - VGPRs renumbered to close holes ------*- C++ -*-===//
+//===- RegallocCompact.h - GPRs renumbered to close holes -------*- C++ -*-===//
 #ifndef ASMEVO_LIB_TRANSFORMS_REGALLOCCOMPACT_H
 #define ASMEVO_LIB_TRANSFORMS_REGALLOCCOMPACT_H
 
@@ -7,22 +7,41 @@
 
 namespace asmevo {
 
-/// Renumbers a kernel's VGPRs so that unused ones above the lowest stop
-/// counting towards its VGPR count, and marks the kernel
-/// (LiftedFunction::RegistersRenumbered) so that the emitter declares the
-/// lower count. The unit is an aligned quad v[4q:4q+3]: each quad any
+/// Renumbers a kernel's VGPRs, AGPRs and SGPRs so that unused ones above
+/// the lowest stop counting towards its register counts, and marks the
+/// kernel (LiftedFunction::RegistersRenumbered, SGPRsRenumbered) so that
+/// the emitter declares the lower counts: the descriptor's VGPR and SGPR
+/// granules and ACCUM_OFFSET, and the note's .vgpr_count, .agpr_count and
+/// .sgpr_count, rewritten together.
+///
+/// The unit is an aligned quad r[4q:4q+3] of one file: each quad any
 /// operand names keeps its order and moves down past the quads nobody
 /// names, so every index keeps its value mod 4 (64-bit tuples stay
-/// even-aligned, as gfx90a+ requires, and VGPR banks stay as they were)
-/// and a tuple spanning two quads still spans two adjacent ones. v0..v3
-/// never move: the dispatch puts the work-item IDs there.
+/// even-aligned, as gfx90a+ wants of VGPR and AGPR tuples, SGPR tuples of
+/// 128 bits and more stay 4-aligned, VGPR banks stay as they were) and a
+/// tuple spanning two quads still spans two adjacent ones. What never
+/// moves: VGPR quad 0 (the work-item IDs) and the SGPR quads holding what
+/// the dispatch writes (user SGPRs, then the enabled workgroup IDs,
+/// workgroup info and private segment wave offset; VCC, FLAT_SCRATCH and
+/// XNACK_MASK are not SGPRn and are counted on top), and any register read
+/// before it is written or named by the preload prologue (its whole file
+/// then stays; VGPRs and AGPRs go together, as ACCUM_OFFSET ties them).
 ///
-/// Only a kernel with no call or indirect jump (a callee or the code after
-/// a jump would see other numbers), no GPR indexing (s_set_gpr_idx_*,
-/// v_movrel*: the index is data), no AGPR (the unified register file's
-/// split, ACCUM_OFFSET, is left alone) and no VGPR read before it is
-/// written outside v0..v3, and only when the VGPR granule it declares
-/// drops. One rewrite per kernel.
+/// On the unified register file (gfx90a, gfx94x, gfx950) the AGPRs start at
+/// ACCUM_OFFSET, so the vector count is align(VGPRs, 4) + AGPRs: the VGPRs
+/// and AGPRs are renumbered when that total needs fewer granules of 8 than
+/// the kernel declared, and ACCUM_OFFSET comes down to the compacted VGPRs
+/// rounded up to 4. SGPRs are renumbered when their count with VCC,
+/// FLAT_SCRATCH and XNACK_MASK needs fewer blocks of 16 (the gfx9
+/// allocation) than declared; that changes waves per SIMD only above 96
+/// SGPRs (800 per SIMD, at most 8 waves: 800 / 112 = 7), see the .cpp.
+///
+/// Only a kernel with no call (the kernel and its callees would have to be
+/// renamed together, keeping every register a callee or the call ABI
+/// names: argument and return registers, s[30:31], s32, the callee-saved
+/// ranges; not done, the kernel is kept and --pass-stats says why), no
+/// indirect jump, no GPR indexing (s_set_gpr_idx_*, v_movrel*, s_movrel*:
+/// the index is data). One rewrite per kernel.
 class RegallocCompactPass : public Pass {
 public:
   llvm::StringRef name() const override { return "regalloc-compact"; }

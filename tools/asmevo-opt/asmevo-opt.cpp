@@ -286,11 +286,14 @@ static StringRef asBytes(ArrayRef<uint8_t> B) {
 static void printPassStats(raw_ostream &OS, StringRef Name,
                            ArrayRef<PassStat> Stats) {
   OS << "pass stats for " << Name << ":\n";
-  for (const PassStat &S : Stats)
+  for (const PassStat &S : Stats) {
     OS << formatv("  {0,-18} functions changed {1}, instructions added {2}, "
                   "removed {3}, rewritten {4}, introduced violations {5}\n",
                   S.Pass, S.FunctionsChanged, S.Added, S.Removed,
                   S.Rewritten, S.IntroducedViolations);
+    for (const std::string &N : S.Notes)
+      OS << "    " << N << "\n";
+  }
 }
 
 namespace {

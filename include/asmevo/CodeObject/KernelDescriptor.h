@@ -57,6 +57,15 @@ public:
   }
   bool enablesWorkgroupInfo() const { return (pgmRsrc2() >> 10) & 1; }
   unsigned workItemIDDims() const { return (pgmRsrc2() >> 11) & 3; }
+  /// SGPRs the dispatch writes (AMDGPUUsage, "Initial Kernel Execution
+  /// State"): the user SGPRs (preloaded kernel arguments among them), then
+  /// the enabled system SGPRs: workgroup IDs X, Y, Z, workgroup info and
+  /// the private segment wave offset.
+  unsigned dispatchSGPRs() const {
+    return userSGPRCount() + enablesWorkgroupID(0) + enablesWorkgroupID(1) +
+           enablesWorkgroupID(2) + enablesWorkgroupInfo() +
+           enablesPrivateSegment();
+  }
   unsigned accumOffsetField() const { return pgmRsrc3() & 0x3f; }
   /// First AGPR-backed register index in the unified VGPR file (gfx90a+).
   unsigned accumOffset() const { return (accumOffsetField() + 1) * 4; }

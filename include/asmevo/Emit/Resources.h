@@ -2,6 +2,7 @@
 #ifndef ASMEVO_EMIT_RESOURCES_H
 #define ASMEVO_EMIT_RESOURCES_H
 
+#include "asmevo/Emit/RegisterCounts.h"
 #include "asmevo/Lift/LiftedModule.h"
 #include <set>
 
@@ -22,15 +23,21 @@ RegisterUse registerUse(const LiftedFunction &LF);
 struct KernelResources {
   KernelDescriptor KD;   ///< To emit: max(declared, computed) granules.
   bool Computed = false; ///< The kernel (or a callee) was edited.
-  unsigned VGPRs = 0, AGPRs = 0, SGPRs = 0; ///< When Computed; SGPRs
-                                            ///< include VCC etc.
+  /// When Computed, as the metadata note counts them: VGPRs is the unified
+  /// total (ArchVGPRs rounded to 4 plus AGPRs when AGPRs are used on
+  /// gfx90a+), SGPRs include VCC etc.
+  unsigned VGPRs = 0, AGPRs = 0, SGPRs = 0;
   /// The same counts for the original, unedited code: what an edit is
   /// compared with (the note's declared counts may be lower).
   unsigned OrigVGPRs = 0, OrigAGPRs = 0, OrigSGPRs = 0;
-  /// The kernel's VGPRs were renumbered (LiftedFunction::
-  /// RegistersRenumbered): KD's VGPR granule and the note's .vgpr_count
-  /// are what the code uses, lower than declared included.
+  /// The kernel's VGPRs and AGPRs were renumbered (LiftedFunction::
+  /// RegistersRenumbered): KD's VGPR granule and ACCUM_OFFSET and the
+  /// note's .vgpr_count and .agpr_count are what the code uses, lower than
+  /// declared included.
   bool VGPRsAsUsed = false;
+  /// The same for SGPRs (LiftedFunction::SGPRsRenumbered): the SGPR
+  /// granule and .sgpr_count.
+  bool SGPRsAsUsed = false;
 };
 KernelResources
 kernelResources(const LiftedModule &LM, unsigned KernelIndex,

@@ -48,11 +48,14 @@ struct LiftedFunction {
   unsigned NumInstrs = 0;
   /// Live-ins computed and the MachineVerifier consulted (see finalize()).
   bool Finalized = false;
-  /// Set by regalloc-compact on a kernel whose VGPRs it renumbered: the
-  /// input's declared VGPR count describes the old numbering, so the
+  /// Set by regalloc-compact on a kernel whose VGPRs and AGPRs it
+  /// renumbered: the input's declared VGPR granule, ACCUM_OFFSET and the
+  /// note's .vgpr_count/.agpr_count describe the old numbering, so the
   /// emitter declares what the code uses (lower counts included) instead of
-  /// max(declared, used).
+  /// max(declared, used). MIR and the --jobs workers carry it.
   bool RegistersRenumbered = false;
+  /// The same for SGPRs: the SGPR granule and .sgpr_count.
+  bool SGPRsRenumbered = false;
 };
 
 struct LiftOptions {

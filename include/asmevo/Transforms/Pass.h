@@ -4,6 +4,7 @@
 
 #include "asmevo/Lift/LiftedModule.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <map>
@@ -93,8 +94,15 @@ public:
   /// function, a fresh pass) does.
   void beginFunction() { Sampled = 0; }
 
+  /// Why the pass left the function it runs on as it was, for a pass whose
+  /// refusals a user cannot guess (`--pass-stats` prints them).
+  void note(const llvm::Twine &Why) { Notes.push_back(Why.str()); }
+  std::vector<std::string> takeNotes() { return std::move(Notes); }
+
 private:
   bool sampled();
+
+  std::vector<std::string> Notes;
 
   RewriteFilter *Filter = nullptr;
   PassParams Params;
@@ -151,6 +159,8 @@ struct PassStat {
   uint64_t Added = 0, Removed = 0, Rewritten = 0;
   /// Hazard and waitcnt violations at sites the input did not have.
   unsigned IntroducedViolations = 0;
+  /// "function: why" for each Pass::note() (not carried across --jobs).
+  std::vector<std::string> Notes;
 };
 
 class EditRecorder;
