@@ -10,6 +10,7 @@
 #include "asmevo/Emit/Resources.h"
 #include "../Lift/FunctionLifter.h"
 #include "asmevo/Emit/Rebuild.h"
+#include "asmevo/Lift/InstrKinds.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
@@ -142,6 +143,51 @@ static bool mayCall(const LiftedFunction &LF) {
   return false;
 }
 
+/// Whether \p Call (an s_swappc_b64) goes to a lifted function: its
+/// block computes the target as compiled code does, s_getpc_b64 into the
+/// pair and then s_add_u32/s_addc_u32 of that function's PC-relative
+/// address. (regalloc-compact asks the same of a kernel it renumbers; this
+/// keeps the counts it lowered honest if a later edit adds a call.)
+static bool callsLiftedFunction(const LiftedModule &LM,
+                                const MachineInstr &Call) {
+  const MachineFunction &MF = *Call.getMF();
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
+  auto Uses = Call.explicit_uses();
+  auto Src = llvm::find_if(
+      Uses, [](const MachineOperand &MO) { return MO.isReg() && MO.getReg(); });
+  if (Src == Uses.end())
+    return false;
+  Register Pair = Src->getReg();
+  const GlobalValue *Target = nullptr;
+  unsigned Adds = 0;
+  for (auto It = std::next(Call.getReverseIterator());
+       It != Call.getParent()->rend(); ++It) {
+    bool Defines = llvm::any_of(It->operands(), [&](const MachineOperand &MO) {
+      return MO.isReg() && MO.isDef() && MO.getReg() &&
+             TRI.regsOverlap(MO.getReg(), Pair);
+    });
+    if (!Defines)
+      continue;
+    StringRef N = TII.getName(It->getOpcode());
+    if (isGetPC(N))
+      return Adds == 2 && It->getOperand(0).getReg() == Pair &&
+             llvm::any_of(LM.functions(), [&](const LiftedFunction &F) {
+               return F.IRFunc && F.IRFunc == Target && F.MF;
+             });
+    const GlobalValue *G = nullptr;
+    for (const MachineOperand &MO : It->operands())
+      if (MO.isGlobal())
+        G = MO.getGlobal();
+    if (!G || (Target && G != Target) ||
+        !(N.starts_with("S_ADD_U32") || N.starts_with("S_ADDC_U32")) ||
+        ++Adds > 2)
+      return false;
+    Target = G;
+  }
+  return false;
+}
+
 KernelDescriptor
 asmevo::effectiveDescriptor(const LiftedModule &LM, unsigned KernelIndex,
                             const std::set<const LiftedFunction *> *Known) {
@@ -203,13 +249,24 @@ asmevo::kernelResources(const LiftedModule &LM, unsigned KernelIndex,
   }
   const TargetInfo &T = LM.original().target();
   bool Unified = T.isGFX90A() || T.isGFX94X() || T.isGFX950();
-  // Renumbered registers are declared as the code uses them, but only for
-  // a kernel that reaches nothing (what regalloc-compact renumbers): a
-  // callee's registers would count too, and it kept its numbers.
-  bool Alone = Reached.size() == 1;
-  Res.VGPRsAsUsed = Kernel->RegistersRenumbered && Alone &&
+  // Renumbered registers are declared as the code uses them: the kernel's
+  // and every reached callee's (a callee runs on the kernel's allocation),
+  // so the count is never below what any reached function names. That
+  // needs every reached function's code, and every call's target known.
+  bool AllKnown = llvm::all_of(Reached, [&](const LiftedFunction *F) {
+    if (!F->MF)
+      return false;
+    const TargetInstrInfo &TII = *F->MF->getSubtarget().getInstrInfo();
+    for (const MachineBasicBlock &MBB : *F->MF)
+      for (const MachineInstr &MI : MBB)
+        if (opcodeTraits(TII, MI.getOpcode()).Flow == FlowKind::Call &&
+            !callsLiftedFunction(LM, MI))
+          return false;
+    return true;
+  });
+  Res.VGPRsAsUsed = Kernel->RegistersRenumbered && AllKnown &&
                     (Use.ArchVGPRs || Use.AGPRs);
-  Res.SGPRsAsUsed = Kernel->SGPRsRenumbered && Alone && Use.SGPRs;
+  Res.SGPRsAsUsed = Kernel->SGPRsRenumbered && AllKnown && Use.SGPRs;
   // ACCUM_OFFSET first: the AGPRs start there, so it decides the total.
   // It bounds the architectural VGPRs even when no AGPR is used: an edit
   // that names VGPRs above it (renaming into free registers) must raise

@@ -1,9 +1,11 @@
 //===- RegallocCompact.cpp ------------------------------------------------===//
 //
 // The renumbering is one map per register file (VGPRs, AGPRs, SGPRs) that
-// keeps each index mod 4 and keeps the order of indices, so it is
-// injective on 32-bit registers and on 16-bit halves: two operands overlap
-// after it exactly when they did before. Every dependence, and with it
+// keeps each index mod 4 and sends distinct quads to distinct quads, so
+// it is injective on 32-bit registers and on 16-bit halves: two operands
+// overlap after it exactly when they did before. (Without callees it also
+// keeps the order of indices; around a callee's quads a longer chain may
+// skip a gap a later quad then fills.) Every dependence, and with it
 // every hazard and wait the analyses see, is the one the input had; the
 // pass still compares the violation sites before and after, because a
 // site is named by its register.
@@ -35,6 +37,7 @@
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include <array>
+#include <set>
 
 using namespace llvm;
 using namespace asmevo;
@@ -71,17 +74,22 @@ std::optional<std::pair<GPRFile, unsigned>> gprPart(StringRef Part) {
   return std::nullopt;
 }
 
-/// Calls and indirect jumps hand registers to code that keeps the old
-/// numbers; GPR indexing computes register numbers from data.
+bool indexesRegisters(StringRef Name) {
+  return Name.starts_with("S_SET_GPR_IDX") || Name.starts_with("V_MOVREL") ||
+         Name.starts_with("V_SWAPREL") || Name.starts_with("S_MOVREL");
+}
+
+/// Indirect jumps hand registers to code that keeps the old numbers; GPR
+/// indexing computes register numbers from data. s_call_b64 is not
+/// followed to its target (only s_swappc_b64 calls are), so its callee's
+/// registers would be unknown.
 std::optional<StringRef> blocksRenumbering(StringRef Name) {
-  FlowKind K = classifyFlow(Name);
-  if (K == FlowKind::Call || Name.starts_with("S_CALL"))
-    return StringRef("it calls a function (the call ABI's argument, return "
-                     "and callee-saved registers are fixed numbers)");
-  if (K == FlowKind::Return)
+  if (Name.starts_with("S_CALL"))
+    return StringRef("it calls a function with s_call_b64 (only "
+                     "s_swappc_b64 calls are followed)");
+  if (classifyFlow(Name) == FlowKind::Return)
     return StringRef("it has an indirect jump or return");
-  if (Name.starts_with("S_SET_GPR_IDX") || Name.starts_with("V_MOVREL") ||
-      Name.starts_with("V_SWAPREL") || Name.starts_with("S_MOVREL"))
+  if (indexesRegisters(Name))
     return StringRef("it indexes registers (the index is data)");
   return std::nullopt;
 }
@@ -134,40 +142,244 @@ private:
   DenseMap<MCRegister, std::optional<MCRegister>> Done;
 };
 
-/// Marks in \p Used the indices \p R names, per file.
-void noteIndices(const MCRegisterInfo &MRI, MCRegister R, FileSets &Used) {
+constexpr unsigned NumQuads = FileSize / QuadSize;
+
+/// Marks in \p Used the indices \p R names, per file, and in \p Joined
+/// (when given) quad q of a file when R is a tuple running from quad q
+/// into quad q + 1: the two must stay adjacent.
+void noteIndices(const MCRegisterInfo &MRI, MCRegister R, FileSets &Used,
+                 FileSets *Joined = nullptr) {
   SmallVector<StringRef, 8> Parts;
   StringRef(MRI.getName(R)).split(Parts, '_');
-  for (StringRef P : Parts)
-    if (auto G = gprPart(P))
-      Used[G->first].set(G->second);
+  std::optional<std::pair<GPRFile, unsigned>> Prev;
+  for (StringRef P : Parts) {
+    auto G = gprPart(P);
+    if (!G)
+      continue;
+    Used[G->first].set(G->second);
+    if (Joined && Prev && Prev->first == G->first &&
+        Prev->second / QuadSize != G->second / QuadSize)
+      (*Joined)[G->first].set(std::min(Prev->second, G->second) / QuadSize);
+    Prev = G;
+  }
 }
 
-/// One file's renumbering: the quads below \p FixedQuads stay, every other
-/// quad some operand names moves down, in order, past the quads nobody
-/// names.
+FileSets emptySets(unsigned Size) {
+  FileSets S;
+  for (BitVector &B : S)
+    B.resize(Size);
+  return S;
+}
+
+/// One file's renumbering.
 struct Compaction {
   IndexMap Map;
   unsigned OldCount = 0, NewCount = 0;
 };
 
-Compaction compact(const BitVector &Used, unsigned FixedQuads) {
-  Compaction C;
-  unsigned NextQuad = FixedQuads;
-  for (unsigned Q = 0; Q < FileSize / QuadSize; ++Q) {
-    bool QuadUsed = false;
-    for (unsigned I = Q * QuadSize; I < (Q + 1) * QuadSize; ++I)
-      QuadUsed |= Used.test(I);
-    unsigned To = Q < FixedQuads ? Q : QuadUsed ? NextQuad++ : Q;
-    for (unsigned I = Q * QuadSize; I < (Q + 1) * QuadSize; ++I) {
-      C.Map[I] = To * QuadSize + I % QuadSize;
-      if (Used.test(I)) {
-        C.OldCount = I + 1;
-        C.NewCount = std::max(C.NewCount, C.Map[I] + 1);
+/// Quads in \p Fixed stay, and so does every quad the kernel names (in
+/// \p Used) that a callee names too (in \p Taken) or that a tuple joins
+/// (\p Joined) to one that stays. The other named quads move down by
+/// chains (quads tuples join), each chain whole into the lowest run of
+/// quads that no fixed quad, no callee and no earlier chain occupies. A
+/// chain's own quads are such a run (earlier chains land below it), so
+/// nothing moves up. Without callees this is the plain order-keeping
+/// compaction: every named quad past the fixed ones moves down past the
+/// quads nobody names.
+Compaction compact(const BitVector &Used, BitVector Fixed,
+                   const BitVector &Taken, const BitVector &Joined) {
+  BitVector Named(NumQuads);
+  for (unsigned I : Used.set_bits())
+    Named.set(I / QuadSize);
+  // A register a callee names holds what the call passes in or out (or
+  // what the callee saves and restores); the kernel's use of it stays.
+  BitVector Also = Taken;
+  Also &= Named;
+  Fixed |= Also;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (unsigned Q = 0; Q + 1 < NumQuads; ++Q)
+      if (Joined.test(Q) && Fixed.test(Q) != Fixed.test(Q + 1)) {
+        Fixed.set(Q);
+        Fixed.set(Q + 1);
+        Grew = true;
       }
+  }
+  BitVector Busy = Fixed;
+  Busy |= Taken;
+  std::array<unsigned, NumQuads> To;
+  for (unsigned Q = 0; Q < NumQuads; ++Q)
+    To[Q] = Q;
+  for (unsigned Q = 0; Q < NumQuads;) {
+    if (!Named.test(Q) || Fixed.test(Q)) {
+      ++Q;
+      continue;
+    }
+    unsigned Len = 1;
+    while (Q + Len < NumQuads && Joined.test(Q + Len - 1))
+      ++Len;
+    unsigned S = 0;
+    while (Busy.find_first_in(S, S + Len) != -1)
+      ++S;
+    assert(S <= Q && "a chain's own quads are free");
+    for (unsigned I = 0; I < Len; ++I) {
+      To[Q + I] = S + I;
+      Busy.set(S + I);
+    }
+    Q += Len;
+  }
+  Compaction C;
+  for (unsigned I = 0; I < FileSize; ++I) {
+    C.Map[I] = To[I / QuadSize] * QuadSize + I % QuadSize;
+    if (Used.test(I)) {
+      C.OldCount = I + 1;
+      C.NewCount = std::max(C.NewCount, C.Map[I] + 1);
     }
   }
   return C;
+}
+
+/// The quads of a file that hold any index in \p Indices.
+BitVector quadsOf(const BitVector &Indices) {
+  BitVector Q(NumQuads);
+  for (unsigned I : Indices.set_bits())
+    Q.set(I / QuadSize);
+  return Q;
+}
+
+unsigned countOf(const BitVector &Indices) {
+  int Last = Indices.find_last();
+  return Last < 0 ? 0 : Last + 1;
+}
+
+/// The function \p Call (an s_swappc_b64) jumps to when its block computes
+/// the target as compiled code does: s_getpc_b64 into the pair, then
+/// s_add_u32 and s_addc_u32 of the same function's PC-relative address
+/// into its halves; null for any other source (a loaded or computed
+/// pointer, an unlifted symbol).
+const LiftedFunction *directCallee(const LiftedModule &LM,
+                                   const MachineInstr &Call,
+                                   const TargetInstrInfo &TII,
+                                   const TargetRegisterInfo &TRI) {
+  Register Src;
+  for (const MachineOperand &MO : Call.explicit_uses())
+    if (MO.isReg() && MO.getReg()) {
+      Src = MO.getReg();
+      break;
+    }
+  if (!Src)
+    return nullptr;
+  SmallVector<StringRef, 2> Halves;
+  StringRef(TRI.getName(Src)).split(Halves, '_');
+  if (Halves.size() != 2)
+    return nullptr;
+  const GlobalValue *Lo = nullptr, *Hi = nullptr;
+  const MachineBasicBlock &MBB = *Call.getParent();
+  for (auto It = std::next(Call.getReverseIterator()); It != MBB.rend();
+       ++It) {
+    const MachineInstr &MI = *It;
+    const MachineOperand *Def = nullptr;
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() &&
+          TRI.regsOverlap(MO.getReg(), Src))
+        Def = &MO;
+    if (!Def)
+      continue;
+    StringRef N = TII.getName(MI.getOpcode());
+    StringRef DefName = TRI.getName(Def->getReg());
+    const GlobalValue *G = nullptr;
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isGlobal())
+        G = MO.getGlobal();
+    if (isGetPC(N)) {
+      if (Def->getReg() != Src || !Lo || Lo != Hi)
+        return nullptr;
+      for (const LiftedFunction &F : LM.functions())
+        if (F.IRFunc && F.IRFunc == Lo)
+          return &F;
+      return nullptr;
+    }
+    if (G && !Lo && N.starts_with("S_ADD_U32") && DefName == Halves[0])
+      Lo = G;
+    else if (G && !Hi && N.starts_with("S_ADDC_U32") && DefName == Halves[1])
+      Hi = G;
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// What the functions a kernel reaches name, or why they cannot be known.
+struct CalleeRegisters {
+  FileSets Named = emptySets(FileSize);
+  bool NamesVCC = false, NamesFlatScratch = false;
+  bool Calls = false;
+};
+
+/// The registers every function \p Kernel reaches names, explicitly or
+/// implicitly: the call ABI's argument and return registers as the
+/// callees read and write them, the callee-saved ones they save, what
+/// they clobber. A register no callee names is neither read nor written
+/// by a call. Fails (with the reason) when a reached function was not
+/// lifted, a call's target is not known, or a callee indexes registers.
+Expected<CalleeRegisters> calleeRegisters(const LiftedModule &LM,
+                                          const LiftedFunction &Kernel) {
+  CalleeRegisters Out;
+  std::vector<const LiftedFunction *> Work = {&Kernel};
+  std::set<const LiftedFunction *> Seen = {&Kernel};
+  auto Refuse = [](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(), Why);
+  };
+  while (!Work.empty()) {
+    const LiftedFunction &F = *Work.back();
+    Work.pop_back();
+    if (!F.MF)
+      return Refuse("it reaches " + F.Range.Name +
+                    ", which is not simple (" + F.Reason + ")");
+    const TargetInstrInfo &TII = *F.MF->getSubtarget().getInstrInfo();
+    const TargetRegisterInfo &TRI = *F.MF->getSubtarget().getRegisterInfo();
+    bool IsCallee = &F != &Kernel;
+    for (const MachineBasicBlock &MBB : *F.MF) {
+      if (IsCallee)
+        for (const auto &LI : MBB.liveins())
+          noteIndices(TRI, LI.PhysReg, Out.Named);
+      for (const MachineInstr &MI : MBB) {
+        StringRef N = TII.getName(MI.getOpcode());
+        if (classifyFlow(N) == FlowKind::Call) {
+          Out.Calls = true;
+          if (!directCallee(LM, MI, TII, TRI))
+            return Refuse("in " + F.Range.Name +
+                          ", a call's target is not known (only s_getpc_b64 "
+                          "+ s_add_u32/s_addc_u32 of a function is followed)");
+        }
+        if (IsCallee && (N.starts_with("S_CALL") || indexesRegisters(N)))
+          return Refuse("it reaches " + F.Range.Name +
+                        ", which indexes registers or calls with "
+                        "s_call_b64");
+        for (const MachineOperand &MO : MI.operands()) {
+          // Any reference to a function, called or only taken, brings it
+          // in: its address may be called from elsewhere.
+          if (MO.isGlobal())
+            for (const LiftedFunction &G : LM.functions())
+              if (G.IRFunc && G.IRFunc == MO.getGlobal() &&
+                  Seen.insert(&G).second)
+                Work.push_back(&G);
+          if (!IsCallee)
+            continue;
+          if (MO.isRegMask())
+            return Refuse("it reaches " + F.Range.Name +
+                          ", where an operand clobbers a register mask");
+          if (!MO.isReg() || !MO.getReg())
+            continue;
+          noteIndices(TRI, MO.getReg().asMCReg(), Out.Named);
+          StringRef RN = TRI.getName(MO.getReg());
+          Out.NamesVCC |= RN.starts_with("VCC");
+          Out.NamesFlatScratch |= RN.starts_with("FLAT_SCR");
+        }
+      }
+    }
+  }
+  return Out;
 }
 
 void setIdentity(IndexMap &M) {
@@ -194,15 +406,14 @@ Expected<bool> RegallocCompactPass::run(LiftedModule &LM, LiftedFunction &LF) {
   const KernelDescriptor &KD = LM.descriptors()[LF.Range.KernelIndex];
   EditableRegion Region(LF);
 
-  FileSets Used;
-  for (BitVector &U : Used)
-    U.resize(FileSize);
+  FileSets Used = emptySets(FileSize);
+  FileSets Joined = emptySets(NumQuads);
   // The SGPRs reserved above the highest one named depend on these, as in
   // the emitter's count.
   bool NamesVCC = false, NamesFlatScratch = false;
   for (MachineBasicBlock &MBB : MF) {
     for (const auto &LI : MBB.liveins())
-      noteIndices(TRI, LI.PhysReg, Used);
+      noteIndices(TRI, LI.PhysReg, Used, &Joined);
     for (MachineInstr &MI : MBB) {
       if (auto Why = blocksRenumbering(TII.getName(MI.getOpcode()))) {
         note("kept: " + *Why);
@@ -215,7 +426,7 @@ Expected<bool> RegallocCompactPass::run(LiftedModule &LM, LiftedFunction &LF) {
         }
         if (!MO.isReg() || !MO.getReg())
           continue;
-        noteIndices(TRI, MO.getReg().asMCReg(), Used);
+        noteIndices(TRI, MO.getReg().asMCReg(), Used, &Joined);
         StringRef N = TRI.getName(MO.getReg());
         NamesVCC |= N.starts_with("VCC");
         NamesFlatScratch |= N.starts_with("FLAT_SCR");
@@ -223,28 +434,60 @@ Expected<bool> RegallocCompactPass::run(LiftedModule &LM, LiftedFunction &LF) {
     }
   }
 
+  // The callees keep their numbers: whatever they name stays put in the
+  // kernel and no kernel register moves there (see calleeRegisters()).
+  Expected<CalleeRegisters> Callees = calleeRegisters(LM, LF);
+  if (!Callees) {
+    note("kept: " + toString(Callees.takeError()));
+    return false;
+  }
+  FileSets Taken = emptySets(NumQuads);
+  for (unsigned F = 0; F < NumFiles; ++F)
+    Taken[F] = quadsOf(Callees->Named[F]);
+  // The return address s[30:31], the stack pointer s32 and the frame
+  // pointer s33 mean what the ABI says at every call, whether or not the
+  // callees at hand name them.
+  if (Callees->Calls)
+    Taken[SFile].set(30 / QuadSize, 33 / QuadSize + 1);
+  NamesVCC |= Callees->NamesVCC;
+  NamesFlatScratch |= Callees->NamesFlatScratch;
+
   // Quad 0 of the VGPRs holds the work-item IDs the dispatch writes (v0,
   // or v0..v2 on targets without packed IDs) and stays where it is, used
   // or not; nothing initializes AGPRs; the SGPRs the dispatch writes stay,
   // with the rest of their quad.
   unsigned FixedS = KD.dispatchSGPRs();
+  auto Prefix = [](unsigned Quads) {
+    BitVector B(NumQuads);
+    B.set(0, Quads);
+    return B;
+  };
   std::array<Compaction, NumFiles> C = {
-      compact(Used[VFile], 1), compact(Used[AFile], 0),
-      compact(Used[SFile], divideCeil(FixedS, QuadSize))};
+      compact(Used[VFile], Prefix(1), Taken[VFile], Joined[VFile]),
+      compact(Used[AFile], Prefix(0), Taken[AFile], Joined[AFile]),
+      compact(Used[SFile], Prefix(divideCeil(FixedS, QuadSize)),
+              Taken[SFile], Joined[SFile])};
 
   // Worth it only when what the emitter would declare drops: without the
   // pass max(declared, used), with it what the code uses. The vector
-  // files are one: VGPRs, then the AGPRs from ACCUM_OFFSET on.
-  unsigned OldV = unifiedVGPRs(T, C[VFile].OldCount, C[AFile].OldCount);
-  unsigned NewV = unifiedVGPRs(T, C[VFile].NewCount, C[AFile].NewCount);
+  // files are one: VGPRs, then the AGPRs from ACCUM_OFFSET on. The
+  // callees' registers count towards the kernel's allocation either way.
+  std::array<unsigned, NumFiles> CalleeCount;
+  for (unsigned F = 0; F < NumFiles; ++F)
+    CalleeCount[F] = countOf(Callees->Named[F]);
+  auto Count = [&](GPRFile F, bool New) {
+    return std::max(New ? C[F].NewCount : C[F].OldCount, CalleeCount[F]);
+  };
+  unsigned OldV = unifiedVGPRs(T, Count(VFile, false), Count(AFile, false));
+  unsigned NewV = unifiedVGPRs(T, Count(VFile, true), Count(AFile, true));
   unsigned BeforeV =
       std::max<unsigned>(alignTo(OldV, VGPRGranule), KD.allocatedVGPRs());
   unsigned Reserved = reservedSGPRs(T, NamesVCC, NamesFlatScratch);
   // The dispatch writes its SGPRs whether the code names them or not, so
   // the allocation covers them (KernelResources does the same).
-  unsigned NewS = std::max(C[SFile].NewCount, FixedS) + Reserved;
+  unsigned NewS = std::max(Count(SFile, true), FixedS) + Reserved;
   unsigned BeforeS =
-      std::max<unsigned>(alignTo(C[SFile].OldCount + Reserved, SGPRBlock),
+      std::max<unsigned>(alignTo(Count(SFile, false) + Reserved, SGPRBlock),
                          alignTo((KD.sgprGranule() + 1) * 8, SGPRBlock));
   std::array<bool, NumFiles> Worth = {};
   Worth[VFile] = Worth[AFile] = alignTo(NewV, VGPRGranule) < BeforeV;
@@ -252,6 +495,7 @@ Expected<bool> RegallocCompactPass::run(LiftedModule &LM, LiftedFunction &LF) {
   if (!Worth[VFile] && !Worth[SFile]) {
     if (Used[VFile].any() || Used[AFile].any() || Used[SFile].any())
       note("kept: compacted, the VGPR+AGPR count (" + Twine(NewV) +
+           (Callees->Calls ? " with the callees'" : "") +
            ") would need as many granules of 8 as the " + Twine(BeforeV) +
            " declared, and the SGPR count (" + Twine(NewS) +
            " with VCC/FLAT_SCRATCH/XNACK_MASK) as many blocks of 16 as " +

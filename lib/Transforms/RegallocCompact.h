@@ -36,12 +36,21 @@ namespace asmevo {
 /// allocation) than declared; that changes waves per SIMD only above 96
 /// SGPRs (800 per SIMD, at most 8 waves: 800 / 112 = 7), see the .cpp.
 ///
-/// Only a kernel with no call (the kernel and its callees would have to be
-/// renamed together, keeping every register a callee or the call ABI
-/// names: argument and return registers, s[30:31], s32, the callee-saved
-/// ranges; not done, the kernel is kept and --pass-stats says why), no
-/// indirect jump, no GPR indexing (s_set_gpr_idx_*, v_movrel*, s_movrel*:
-/// the index is data). One rewrite per kernel.
+/// A kernel that calls is renumbered around its callees, which keep their
+/// numbers: every register any function it reaches names (explicitly or
+/// implicitly: the argument and return registers as the callees use them,
+/// the callee-saved ones they save, what they clobber), plus s[30:31],
+/// s32 and s33, stays where it is with the rest of its quad, and no other
+/// register moves into such a quad. A call reads and writes only what its
+/// callees name, so a value live across it, wherever it moves, is left
+/// alone. The kernel's counts then include the callees' registers. Kept,
+/// with the reason in --pass-stats, when a reached function is not simple
+/// (not lifted), a call's target is not a known function (only s_getpc_b64
+/// + s_add_u32/s_addc_u32 into the s_swappc_b64 pair is followed; s_call_b64
+/// is not), or a callee indexes registers.
+///
+/// Never: a kernel with an indirect jump or GPR indexing (s_set_gpr_idx_*,
+/// v_movrel*, s_movrel*: the index is data). One rewrite per kernel.
 class RegallocCompactPass : public Pass {
 public:
   llvm::StringRef name() const override { return "regalloc-compact"; }
