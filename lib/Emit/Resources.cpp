@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asmevo/Emit/Resources.h"
+#include "asmevo/Lift/DirectCall.h"
 #include "../Lift/FunctionLifter.h"
 #include "asmevo/Emit/Rebuild.h"
 #include "asmevo/Lift/InstrKinds.h"
@@ -143,49 +144,14 @@ static bool mayCall(const LiftedFunction &LF) {
   return false;
 }
 
-/// Whether \p Call (an s_swappc_b64) goes to a lifted function: its
-/// block computes the target as compiled code does, s_getpc_b64 into the
-/// pair and then s_add_u32/s_addc_u32 of that function's PC-relative
-/// address. (regalloc-compact asks the same of a kernel it renumbers; this
-/// keeps the counts it lowered honest if a later edit adds a call.)
+/// Whether \p Call (an s_swappc_b64) goes to a lifted function
+/// (directCallee). regalloc-compact asks the same of a kernel it
+/// renumbers; this keeps the counts it lowered honest if a later edit adds
+/// a call.
 static bool callsLiftedFunction(const LiftedModule &LM,
                                 const MachineInstr &Call) {
-  const MachineFunction &MF = *Call.getMF();
-  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-  const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
-  auto Uses = Call.explicit_uses();
-  auto Src = llvm::find_if(
-      Uses, [](const MachineOperand &MO) { return MO.isReg() && MO.getReg(); });
-  if (Src == Uses.end())
-    return false;
-  Register Pair = Src->getReg();
-  const GlobalValue *Target = nullptr;
-  unsigned Adds = 0;
-  for (auto It = std::next(Call.getReverseIterator());
-       It != Call.getParent()->rend(); ++It) {
-    bool Defines = llvm::any_of(It->operands(), [&](const MachineOperand &MO) {
-      return MO.isReg() && MO.isDef() && MO.getReg() &&
-             TRI.regsOverlap(MO.getReg(), Pair);
-    });
-    if (!Defines)
-      continue;
-    StringRef N = TII.getName(It->getOpcode());
-    if (isGetPC(N))
-      return Adds == 2 && It->getOperand(0).getReg() == Pair &&
-             llvm::any_of(LM.functions(), [&](const LiftedFunction &F) {
-               return F.IRFunc && F.IRFunc == Target && F.MF;
-             });
-    const GlobalValue *G = nullptr;
-    for (const MachineOperand &MO : It->operands())
-      if (MO.isGlobal())
-        G = MO.getGlobal();
-    if (!G || (Target && G != Target) ||
-        !(N.starts_with("S_ADD_U32") || N.starts_with("S_ADDC_U32")) ||
-        ++Adds > 2)
-      return false;
-    Target = G;
-  }
-  return false;
+  const LiftedFunction *F = directCallee(LM, Call);
+  return F && F->MF;
 }
 
 KernelDescriptor

@@ -28,6 +28,7 @@
 #include "EditSupport.h"
 #include "ViolationSites.h"
 #include "asmevo/Emit/RegisterCounts.h"
+#include "asmevo/Lift/DirectCall.h"
 #include "asmevo/Lift/InstrKinds.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -252,63 +253,6 @@ unsigned countOf(const BitVector &Indices) {
   return Last < 0 ? 0 : Last + 1;
 }
 
-/// The function \p Call (an s_swappc_b64) jumps to when its block computes
-/// the target as compiled code does: s_getpc_b64 into the pair, then
-/// s_add_u32 and s_addc_u32 of the same function's PC-relative address
-/// into its halves; null for any other source (a loaded or computed
-/// pointer, an unlifted symbol).
-const LiftedFunction *directCallee(const LiftedModule &LM,
-                                   const MachineInstr &Call,
-                                   const TargetInstrInfo &TII,
-                                   const TargetRegisterInfo &TRI) {
-  Register Src;
-  for (const MachineOperand &MO : Call.explicit_uses())
-    if (MO.isReg() && MO.getReg()) {
-      Src = MO.getReg();
-      break;
-    }
-  if (!Src)
-    return nullptr;
-  SmallVector<StringRef, 2> Halves;
-  StringRef(TRI.getName(Src)).split(Halves, '_');
-  if (Halves.size() != 2)
-    return nullptr;
-  const GlobalValue *Lo = nullptr, *Hi = nullptr;
-  const MachineBasicBlock &MBB = *Call.getParent();
-  for (auto It = std::next(Call.getReverseIterator()); It != MBB.rend();
-       ++It) {
-    const MachineInstr &MI = *It;
-    const MachineOperand *Def = nullptr;
-    for (const MachineOperand &MO : MI.operands())
-      if (MO.isReg() && MO.isDef() && MO.getReg() &&
-          TRI.regsOverlap(MO.getReg(), Src))
-        Def = &MO;
-    if (!Def)
-      continue;
-    StringRef N = TII.getName(MI.getOpcode());
-    StringRef DefName = TRI.getName(Def->getReg());
-    const GlobalValue *G = nullptr;
-    for (const MachineOperand &MO : MI.operands())
-      if (MO.isGlobal())
-        G = MO.getGlobal();
-    if (isGetPC(N)) {
-      if (Def->getReg() != Src || !Lo || Lo != Hi)
-        return nullptr;
-      for (const LiftedFunction &F : LM.functions())
-        if (F.IRFunc && F.IRFunc == Lo)
-          return &F;
-      return nullptr;
-    }
-    if (G && !Lo && N.starts_with("S_ADD_U32") && DefName == Halves[0])
-      Lo = G;
-    else if (G && !Hi && N.starts_with("S_ADDC_U32") && DefName == Halves[1])
-      Hi = G;
-    else
-      return nullptr;
-  }
-  return nullptr;
-}
-
 /// What the functions a kernel reaches name, or why they cannot be known.
 struct CalleeRegisters {
   FileSets Named = emptySets(FileSize);
@@ -347,7 +291,7 @@ Expected<CalleeRegisters> calleeRegisters(const LiftedModule &LM,
         StringRef N = TII.getName(MI.getOpcode());
         if (classifyFlow(N) == FlowKind::Call) {
           Out.Calls = true;
-          if (!directCallee(LM, MI, TII, TRI))
+          if (!directCallee(LM, MI))
             return Refuse("in " + F.Range.Name +
                           ", a call's target is not known (only s_getpc_b64 "
                           "+ s_add_u32/s_addc_u32 of a function is followed)");
