@@ -330,11 +330,13 @@ asmevo::buildGuardedBlocks(const CompareLoop &CL, unsigned Factor,
   return GB;
 }
 
-bool asmevo::issueHeadsFirst(MachineBasicBlock &M,
-                             ArrayRef<std::vector<MachineInstr *>> Copies,
-                             const ISAFacts &F, const TargetInstrInfo &TII,
-                             const TargetRegisterInfo &TRI,
-                             const MCRegisterInfo &MRI, MCRegister SCC) {
+bool asmevo::issueHeadsFirst(
+    MachineBasicBlock &M, ArrayRef<std::vector<MachineInstr *>> Copies,
+    ArrayRef<const MachineBasicBlock *> LiveAfter,
+    const std::vector<bool> &UsedVGPR,
+    unsigned Limit, const ISAFacts &F, const TargetContext &TC,
+    const TargetInstrInfo &TII, const TargetRegisterInfo &TRI,
+    const MCRegisterInfo &MRI, MCRegister SCC) {
   if (Copies.size() < 2)
     return false;
   auto conflict = [&](const MachineInstr &A, const MachineInstr &B,
@@ -350,9 +352,93 @@ bool asmevo::issueHeadsFirst(MachineBasicBlock &M,
     }
     return false;
   };
+  // VGPRs nothing in the function names: the rest of the function
+  // (UsedVGPR) and the block itself.
+  std::vector<bool> Taken(UsedVGPR.begin(), UsedVGPR.end());
+  for (const std::vector<MachineInstr *> &C : Copies)
+    for (MachineInstr *MI : C)
+      for (const MachineOperand &MO : MI->operands())
+        if (MO.isReg() && MO.getReg())
+          if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+            for (unsigned U = V->First; U < V->First + V->Count; ++U)
+              if (U < Taken.size())
+                Taken[U] = true;
+  auto readsReg = [&](const MachineInstr &MI, Register R) {
+    return llvm::any_of(MI.operands(), [&](const MachineOperand &MO) {
+      return MO.isReg() && MO.getReg() && !MO.isDef() &&
+             TRI.regsOverlap(MO.getReg(), R);
+    });
+  };
+  auto writesReg = [&](const MachineInstr &MI, Register R) {
+    return llvm::any_of(MI.operands(), [&](const MachineOperand &MO) {
+      return MO.isReg() && MO.getReg() && MO.isDef() &&
+             TRI.regsOverlap(MO.getReg(), R);
+    });
+  };
+  // A tail temporary the compiler put in a VGPR that one of the copy's
+  // loads also writes cannot run before the wait in that register: give
+  // it a free one when its value dies in this copy's tail (read by nothing
+  // else before the block writes the register again, or dead at the end of
+  // the block: not live into Exit or the loop, not read first by the
+  // block's first copy). Returns whether \p X was renamed.
+  auto renameTemp = [&](size_t Copy, size_t At) {
+    MachineInstr &X = *Copies[Copy][At];
+    if (Limit == 0 || X.getNumExplicitDefs() != 1 || !X.getOperand(0).isReg())
+      return false;
+    Register R = X.getOperand(0).getReg();
+    auto V = vgprsOf(MRI, R.asMCReg());
+    if (!V || V->Count != 1 || readsReg(X, R))
+      return false;
+    std::vector<MachineOperand *> Uses;
+    bool Dies = false;
+    for (size_t C = Copy; C < Copies.size() && !Dies; ++C)
+      for (size_t I = C == Copy ? At + 1 : 0; I < Copies[C].size(); ++I) {
+        MachineInstr &MI = *Copies[C][I];
+        if (readsReg(MI, R)) {
+          if (C != Copy || writesReg(MI, R))
+            return false;
+          for (MachineOperand &MO : MI.operands())
+            if (MO.isReg() && MO.getReg() && !MO.isDef() &&
+                TRI.regsOverlap(MO.getReg(), R)) {
+              if (MO.getReg() != R)
+                return false;
+              Uses.push_back(&MO);
+            }
+        } else if (writesReg(MI, R)) {
+          Dies = true;
+          break;
+        }
+      }
+    if (!Dies) {
+      for (const MachineBasicBlock *B : LiveAfter)
+        for (const auto &LI : B->liveins())
+          if (TRI.regsOverlap(LI.PhysReg, R))
+            return false;
+      for (MachineInstr *MI : Copies.front()) {
+        if (readsReg(*MI, R))
+          return false;
+        if (writesReg(*MI, R))
+          break;
+      }
+    }
+    unsigned Free = 0;
+    while (Free < Limit && Taken[Free])
+      ++Free;
+    if (Free >= Limit)
+      return false;
+    MCRegister N = TC.reg("v" + std::to_string(Free));
+    if (!N)
+      return false;
+    Taken[Free] = true;
+    X.getOperand(0).setReg(N);
+    for (MachineOperand *MO : Uses)
+      MO->setReg(N);
+    return true;
+  };
   std::vector<std::vector<MachineInstr *>> H, T;
   std::vector<unsigned> Loads;
-  for (const std::vector<MachineInstr *> &C : Copies) {
+  for (size_t CopyIdx = 0; CopyIdx < Copies.size(); ++CopyIdx) {
+    const std::vector<MachineInstr *> &C = Copies[CopyIdx];
     // The first wait for vector memory (one for scalar loads only, such as
     // the preheader's, stays in each head: it holds nothing up again).
     size_t W = llvm::find_if(C, [&](MachineInstr *MI) {
@@ -382,11 +468,18 @@ bool asmevo::issueHeadsFirst(MachineBasicBlock &M,
       bool Movable = I > W && (OF.is(ic::SALU) || OF.isLegacyVALU()) &&
                      !OF.is(ic::Waitcnt | ic::Nop | ic::MFMA | ic::Trans) &&
                      !writesExec(*X, MRI) && !X->mayLoadOrStore();
-      for (const MachineOperand &MO : X->operands())
-        if (Movable && MO.isReg() && MO.getReg())
-          Movable = llvm::none_of(Loaded, [&](Register R) {
-            return TRI.regsOverlap(R, MO.getReg());
-          });
+      auto touchesLoaded = [&](bool Defs) {
+        return llvm::any_of(X->operands(), [&](const MachineOperand &MO) {
+          return MO.isReg() && MO.getReg() && MO.isDef() == Defs &&
+                 llvm::any_of(Loaded, [&](Register R) {
+                   return TRI.regsOverlap(R, MO.getReg());
+                 });
+        });
+      };
+      if (Movable && !touchesLoaded(false) && touchesLoaded(true))
+        renameTemp(CopyIdx, I);
+      if (Movable && (touchesLoaded(false) || touchesLoaded(true)))
+        Movable = false;
       for (MachineInstr *Y : T.back())
         if (Movable && conflict(*X, *Y, /*IgnoreExec=*/false))
           Movable = false;

@@ -84,10 +84,16 @@ class ISAFacts;
 /// writes every register as before: a head may narrow EXEC but gives it
 /// back, a tail neither writes EXEC nor touches SCC nor memory but LDS,
 /// and no later head touches a register an earlier tail reads or writes.
-/// False, changing nothing, otherwise.
+/// A tail temporary that shares a VGPR with a load of its copy may move
+/// into a VGPR below \p Limit that neither \p UsedVGPR nor the block names
+/// (its value dead at the end of M unless live into \p LiveAfter).
+/// False otherwise; the caller then puts the loop back.
 bool issueHeadsFirst(llvm::MachineBasicBlock &M,
                      llvm::ArrayRef<std::vector<llvm::MachineInstr *>> Copies,
-                     const ISAFacts &F, const llvm::TargetInstrInfo &TII,
+                     llvm::ArrayRef<const llvm::MachineBasicBlock *> LiveAfter,
+                     const std::vector<bool> &UsedVGPR, unsigned Limit,
+                     const ISAFacts &F, const TargetContext &TC,
+                     const llvm::TargetInstrInfo &TII,
                      const llvm::TargetRegisterInfo &TRI,
                      const llvm::MCRegisterInfo &MRI, llvm::MCRegister SCC);
 

@@ -953,7 +953,13 @@ bool Unroller::run(bool Exec) {
     // Copies that cannot all issue their loads before the first wait only
     // add the guard and code size (and hide the loop from passes that
     // overlap its loads otherwise): put the loop back.
-    if (!issueHeadsFirst(*All.back().Blocks[1], All.back().Copies.front(), F,
+    // A temporary moved out of a loaded VGPR may cost one wave per SIMD
+    // (never below four) when the copies took every VGPR the occupancy
+    // allows: the gate weighs that against the loads in flight.
+    const MachineBasicBlock *LiveAfter[] = {CL.Exit, CL.L};
+    if (!issueHeadsFirst(*All.back().Blocks[1], All.back().Copies.front(),
+                         LiveAfter, UsedVGPR,
+                         LowerLimit ? LowerLimit : VGPRLimit, F, LM.target(),
                          TII, TRI, MRI, SCC)) {
       undo(All.back());
       All.pop_back();
