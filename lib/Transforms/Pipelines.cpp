@@ -12,7 +12,8 @@
 //      sees every copy; exec-if-flatten first makes single blocks of the
 //      loops whose body is a row of ifs over masked loads, which a
 //      compare-exited loop's guarded unroll then issues heads first
-//      (gemm_mfma_bf16's K loop: 1.03x -> 1.22x in the cycle model).
+//      (gemm_mfma_bf16's K loop in the cycle model: 1.03x -> 1.22x on
+//      gfx942, 1.02x -> 1.26x on gfx90a).
 //      exec-loop-pipeline next, for the same reason, on the loops whose
 //      lanes leave as they finish (every strided row loop of the suite):
 //      four iterations' loads in flight per trip instead of one is what
