@@ -155,14 +155,26 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
   if (!R)
     return R.takeError();
   C.Rebuilt = std::move(*R);
-  for (const AddressMapEntry &E : C.Rebuilt.AddressMap)
-    C.Map.NewToOld[E.NewAddr] = E.OrigAddr;
+  // The verifier pairs instructions by this map; patching a patch-only
+  // function replaces its entries, so it is read again after that.
+  auto mapFromRebuild = [&] {
+    C.Map.NewToOld.clear();
+    for (const AddressMapEntry &E : C.Rebuilt.AddressMap)
+      C.Map.NewToOld[E.NewAddr] = E.OrigAddr;
+  };
+  // The candidate is whatever bytes C.Rebuilt.Linked holds now.
+  auto reopen = [&](StringRef What) -> Error {
+    auto CO = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
+                                 (K0.name() + " (" + What + ")").str());
+    if (!CO)
+      return CO.takeError();
+    C.CO = std::move(*CO);
+    return Error::success();
+  };
+  mapFromRebuild();
   C.Map.Path = (K0.name() + " (candidate)").str();
-  auto New = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
-                                (K0.name() + " (candidate)").str());
-  if (!New)
-    return New.takeError();
-  C.CO = std::move(*New);
+  if (Error E = reopen("candidate"))
+    return std::move(E);
   if (Opts.PatchInPlace && C.Changed) {
     auto P = patchInPlace(K0, *C.CO, C.Rebuilt, &(*LM)->target());
     if (!P)
@@ -171,11 +183,8 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
     C.Rebuilt.Linked = std::move(P->Bytes);
     C.Patched = true;
     C.PatchedInstructions = P->PatchedInstructions;
-    auto PCO = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
-                                  (K0.name() + " (patched)").str());
-    if (!PCO)
-      return PCO.takeError();
-    C.CO = std::move(*PCO);
+    if (Error E = reopen("patched"))
+      return std::move(E);
   }
   if (!PatchOnlyChanged.empty()) {
     // Over K0's own bytes when nothing else changed (the rebuild only
@@ -200,14 +209,9 @@ Expected<Candidate> buildCandidate(const CodeObject &K0,
       C.PatchedInstructions += P->PatchedInstructions;
     }
     C.PatchOnly = std::move(P->Functions);
-    C.Map.NewToOld.clear();
-    for (const AddressMapEntry &E : C.Rebuilt.AddressMap)
-      C.Map.NewToOld[E.NewAddr] = E.OrigAddr;
-    auto PCO = CodeObject::create(ArrayRef<uint8_t>(C.Rebuilt.Linked),
-                                  (K0.name() + " (patched)").str());
-    if (!PCO)
-      return PCO.takeError();
-    C.CO = std::move(*PCO);
+    mapFromRebuild();
+    if (Error E = reopen("patched"))
+      return std::move(E);
   }
   return std::move(C);
 }

@@ -78,6 +78,11 @@ unsigned TargetContext::opcode(StringRef Name) const {
   return It == OpcodeByName.end() ? ~0u : It->second;
 }
 
+unsigned TargetContext::encodedOpcode(StringRef Name) const {
+  unsigned Opc = opcode((Name + "_vi").str());
+  return Opc != ~0u ? Opc : opcode(Name);
+}
+
 MCRegister TargetContext::reg(StringRef AsmName) const {
   // The AMDGPU printer prints register numbers, not names, so spell the
   // TableGen names: s5 -> SGPR5, v[4:7] -> VGPR4_VGPR5_VGPR6_VGPR7,

@@ -13,6 +13,7 @@
 #include "ExecMask.h"
 #include "asmevo/Analysis/ISAFacts.h"
 #include "asmevo/Support/TargetContext.h"
+#include "asmevo/Transforms/InstrAnchor.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -81,11 +82,6 @@ MachineBasicBlock *targetOf(const MachineInstr *MI) {
   return MI->getOperand(0).getMBB();
 }
 
-unsigned opcode(const TargetContext &TC, StringRef Name) {
-  unsigned Opc = TC.opcode((Name + "_vi").str());
-  return Opc != ~0u ? Opc : TC.opcode(Name);
-}
-
 } // namespace
 
 std::optional<CompareLoop>
@@ -94,25 +90,15 @@ asmevo::matchCompareLoop(MachineBasicBlock &MBB, const TargetInstrInfo &TII,
                          const MCRegisterInfo &MRI, MCRegister SCC) {
   CompareLoop CL;
   CL.L = &MBB;
-  MachineInstr *Term = nullptr;
-  for (auto It = MBB.rbegin(); It != MBB.rend(); ++It)
-    if (!It->isMetaInstruction()) {
-      Term = &*It;
-      break;
-    }
+  std::vector<MachineInstr *> Code = codeInstrs(MBB);
+  MachineInstr *Term = Code.empty() ? nullptr : Code.back();
   if (!targetOf(Term))
     return std::nullopt;
   // `s_cbranch_sccW Exit; s_branch L`: the back branch is L's own.
   if (isOp(TII.getName(Term->getOpcode()), "S_BRANCH") &&
       targetOf(Term) == &MBB) {
     CL.Back = Term;
-    Term = nullptr;
-    for (auto It = std::next(CL.Back->getReverseIterator()); It != MBB.rend();
-         ++It)
-      if (!It->isMetaInstruction()) {
-        Term = &*It;
-        break;
-      }
+    Term = Code.size() > 1 ? Code[Code.size() - 2] : nullptr;
     if (!targetOf(Term) || targetOf(Term) == &MBB)
       return std::nullopt;
   }
@@ -270,12 +256,12 @@ asmevo::buildGuardedBlocks(const CompareLoop &CL, unsigned Factor,
   }
   StringRef Sfx = CL.Signed ? "_I32" : "_U32";
   unsigned CmpOpc =
-      opcode(TC, (Twine(CL.Up ? "S_CMP_LT" : "S_CMP_GT") + Sfx).str());
+      TC.encodedOpcode((Twine(CL.Up ? "S_CMP_LT" : "S_CMP_GT") + Sfx).str());
   unsigned ShiftOpc =
-      opcode(TC, (Twine(CL.Up ? "S_SUB" : "S_ADD") + Sfx).str());
-  unsigned SelOpc = opcode(TC, "S_CSELECT_B32");
-  unsigned BrOpc0 = opcode(TC, "S_CBRANCH_SCC0"),
-           BrOpc1 = opcode(TC, "S_CBRANCH_SCC1");
+      TC.encodedOpcode((Twine(CL.Up ? "S_SUB" : "S_ADD") + Sfx).str());
+  unsigned SelOpc = TC.encodedOpcode("S_CSELECT_B32");
+  unsigned BrOpc0 = TC.encodedOpcode("S_CBRANCH_SCC0"),
+           BrOpc1 = TC.encodedOpcode("S_CBRANCH_SCC1");
   if (CmpOpc == ~0u || ShiftOpc == ~0u || SelOpc == ~0u || BrOpc0 == ~0u ||
       BrOpc1 == ~0u)
     return std::nullopt;

@@ -94,9 +94,7 @@ private:
   void detach(Loop &Lp, llvm::ArrayRef<MachineBasicBlock *> HSuccs);
   /// The opcode \p Name (its "_vi" form where there is one); ~0u: none.
   unsigned opcode(StringRef Name) const {
-    const TargetContext &TC = LM.target();
-    unsigned Opc = TC.opcode((Name + "_vi").str());
-    return Opc != ~0u ? Opc : TC.opcode(Name);
+    return LM.target().encodedOpcode(Name);
   }
   /// \p MBB ends in a branch, a return or the end of the program.
   bool endsWithoutFallThrough(MachineBasicBlock &MBB) const {

@@ -8,9 +8,7 @@ using namespace llvm;
 using namespace asmevo;
 
 Expected<bool> InsertNopsPass::run(LiftedModule &LM, LiftedFunction &LF) {
-  unsigned Opc = LM.target().opcode("S_NOP_vi");
-  if (Opc == ~0u)
-    Opc = LM.target().opcode("S_NOP");
+  unsigned Opc = LM.target().encodedOpcode("S_NOP");
   if (Opc == ~0u)
     return createStringError("no s_nop opcode in this LLVM");
   const TargetInstrInfo &TII = *LF.MF->getSubtarget().getInstrInfo();

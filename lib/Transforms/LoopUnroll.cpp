@@ -5,6 +5,7 @@
 #include "ExecMask.h"
 #include "LoadReuse.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
+#include "asmevo/Transforms/InstrAnchor.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
@@ -363,10 +364,6 @@ void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
   // 2^j iterations when it is set, leaving the loop when sC reaches 0.
   // What reaches L has a multiple of Factor iterations left.
   const TargetContext &TC = LM.target();
-  auto Opc = [&](StringRef A, StringRef B) {
-    unsigned O = TC.opcode(A);
-    return O != ~0u ? O : TC.opcode(B);
-  };
   unsigned Bits = Log2_32(Factor);
   std::vector<MachineBasicBlock *> Checks, Peels;
   for (unsigned J = 0; J < Bits; ++J) {
@@ -383,11 +380,11 @@ void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
     MachineBasicBlock *Check = Checks[J], *Peel = Peels[J];
     MachineBasicBlock *Next = J + 1 < Bits ? Checks[J + 1] : &L;
     BuildMI(*Check, Check->end(), DebugLoc(),
-            TII.get(Opc("S_BITCMP1_B32_vi", "S_BITCMP1_B32")))
+            TII.get(TC.encodedOpcode("S_BITCMP1_B32")))
         .addReg(Lp.Counter)
         .addImm(J);
     BuildMI(*Check, Check->end(), DebugLoc(),
-            TII.get(Opc("S_CBRANCH_SCC0_vi", "S_CBRANCH_SCC0")))
+            TII.get(TC.encodedOpcode("S_CBRANCH_SCC0")))
         .addMBB(Next);
     Check->addSuccessorWithoutProb(Peel);
     Check->addSuccessorWithoutProb(Next);
@@ -395,7 +392,7 @@ void Unroller::unroll(const Loop &Lp, unsigned Factor, Done &D) {
     for (unsigned I = 0; I < (1u << J); ++I)
       InPeel.push_back(CloneInto(*Peel, Peel->end()));
     BuildMI(*Peel, Peel->end(), DebugLoc(),
-            TII.get(Opc("S_CBRANCH_SCC1_vi", "S_CBRANCH_SCC1")))
+            TII.get(TC.encodedOpcode("S_CBRANCH_SCC1")))
         .addMBB(Lp.Exit);
     Peel->addSuccessorWithoutProb(Lp.Exit);
     Peel->addSuccessorWithoutProb(Next);
@@ -781,10 +778,10 @@ bool Unroller::unrollGuarded(const CompareLoop &CL, unsigned Factor,
   D.Lp.Exit = CL.Exit;
   D.Lp.Term = CL.Term;
   D.Blocks = {GB->G, GB->M, GB->M2};
-  std::vector<MachineInstr *> Body;
-  for (MachineInstr &MI : L)
-    if (&MI != CL.Term && &MI != CL.Back && !MI.isMetaInstruction())
-      Body.push_back(&MI);
+  std::vector<MachineInstr *> Body = codeInstrs(L);
+  llvm::erase_if(Body, [&](MachineInstr *MI) {
+    return MI == CL.Term || MI == CL.Back;
+  });
   std::vector<std::vector<MachineInstr *>> InM;
   auto At = GB->M->getFirstTerminator();
   for (unsigned I = 0; I < Factor; ++I) {
@@ -952,10 +949,10 @@ bool Unroller::run(bool Exec) {
     }
     // Copies that cannot all issue their loads before the first wait only
     // add the guard and code size (and hide the loop from passes that
-    // overlap its loads otherwise): put the loop back.
-    // A temporary moved out of a loaded VGPR may cost one wave per SIMD
-    // (never below four) when the copies took every VGPR the occupancy
-    // allows: the gate weighs that against the loads in flight.
+    // overlap its loads otherwise): put the loop back. A temporary moved
+    // out of a loaded VGPR may cost one wave per SIMD (never below four)
+    // when the copies took every VGPR the occupancy allows: the gate
+    // weighs that against the loads in flight.
     const MachineBasicBlock *LiveAfter[] = {CL.Exit, CL.L};
     if (!issueHeadsFirst(*All.back().Blocks[1], All.back().Copies.front(),
                          LiveAfter, UsedVGPR,
@@ -977,20 +974,19 @@ bool Unroller::run(bool Exec) {
       Added.insert(D.Blocks.begin(), D.Blocks.end());
   for (unsigned Round = 0; Round < 3 && !Added.empty() && !A1.Hazards.empty();
        ++Round) {
+    // The analysis numbers instructions as the blocks lay them out.
     std::vector<MachineInstr *> Seq;
     for (MachineBasicBlock &MBB : MF)
-      for (MachineInstr &MI : MBB)
-        if (!MI.isMetaInstruction())
-          Seq.push_back(&MI);
+      append_range(Seq, codeInstrs(MBB));
+    if (Seq.size() != A1.Seq.Instrs.size())
+      break;
     std::map<MachineInstr *, int> Need;
     for (const HazardHit &H : A1.Hazards)
       if (H.Consumer < Seq.size() && Added.count(Seq[H.Consumer]->getParent()))
         Need[Seq[H.Consumer]] = std::max(Need[Seq[H.Consumer]], H.Missing);
     if (Need.empty())
       break;
-    unsigned NopOpc = LM.target().opcode("S_NOP_vi");
-    if (NopOpc == ~0u)
-      NopOpc = LM.target().opcode("S_NOP");
+    unsigned NopOpc = LM.target().encodedOpcode("S_NOP");
     for (auto &[MI, Missing] : Need)
       for (int Left = Missing; Left > 0; Left -= 16)
         BuildMI(*MI->getParent(), MI->getIterator(), DebugLoc(),
@@ -1466,9 +1462,7 @@ bool Unroller::pipelineExec(
     ArrayRef<unsigned> Saves, ArrayRef<unsigned> Spare) {
   MachineBasicBlock &L = *EL.L;
   const TargetContext &TC = LM.target();
-  unsigned MovOpc = TC.opcode("S_MOV_B64_vi");
-  if (MovOpc == ~0u)
-    MovOpc = TC.opcode("S_MOV_B64");
+  unsigned MovOpc = TC.encodedOpcode("S_MOV_B64");
   MCRegister Exec = TC.reg("exec");
   unsigned N = Saves.size();
   std::vector<MCRegister> S;

@@ -200,9 +200,7 @@ void FunctionScheduler::revert(BlockSave &S) {
 }
 
 Expected<bool> FunctionScheduler::run() {
-  NopOpc = LM.target().opcode("S_NOP_vi");
-  if (NopOpc == ~0u)
-    NopOpc = LM.target().opcode("S_NOP");
+  NopOpc = LM.target().encodedOpcode("S_NOP");
   if (NopOpc == ~0u)
     return false;
   AnalysisOptions AO;

@@ -29,9 +29,7 @@ Expected<bool> SetPrioPass::run(LiftedModule &LM, LiftedFunction &LF) {
   MachineFunction &MF = *LF.MF;
   if (MF.empty())
     return false;
-  unsigned Opc = LM.target().opcode("S_SETPRIO_vi");
-  if (Opc == ~0u)
-    Opc = LM.target().opcode("S_SETPRIO");
+  unsigned Opc = LM.target().encodedOpcode("S_SETPRIO");
   if (Opc == ~0u)
     return false;
   for (MachineBasicBlock &MBB : MF)

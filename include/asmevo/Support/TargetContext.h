@@ -45,6 +45,10 @@ public:
 
   /// Opcode for an MC instruction name ("S_NOP", "S_ADD_U32_vi"), or ~0u.
   unsigned opcode(llvm::StringRef Name) const;
+  /// The real opcode a pass builds for \p Name ("S_NOP"): its gfx9
+  /// encoding ("S_NOP_vi") where LLVM has one, else \p Name itself; ~0u
+  /// when neither exists.
+  unsigned encodedOpcode(llvm::StringRef Name) const;
   llvm::StringRef opcodeName(unsigned Opc) const {
     return MII->getName(Opc);
   }
