@@ -1333,20 +1333,21 @@ void Unroller::hoistTail(std::vector<MachineInstr *> &Body,
         return true;
     return false;
   };
-  // Which tail instructions, up to the next wait, may move and which are
-  // wanted above the wait. With \p MaskDefs, VALU work may also write a
+  // Which tail instructions may move and which are wanted above the
+  // wait. With \p MaskDefs, VALU work may also write a
   // lane mask (the carry of a 64-bit address step: v_add_co_u32 then
   // v_addc_co_u32 through VCC, gfx90a's form of gfx942's v_lshl_add_u64).
   auto Select = [&](bool MaskDefs) {
     std::vector<bool> Eligible(Body.size()), Wanted(Body.size());
-    size_t End = Body.size();
+    // Past the tail's later waits too: the lane-mask bookkeeping often
+    // comes after its last one (batched_matmul's tile staging, once
+    // hoist-guarded-load has put both loads in the head). Work that reads
+    // a tail load's result stays: the load itself never moves (below).
     for (size_t J = WI + 1; J < Body.size(); ++J) {
       MachineInstr *MI = Body[J];
       const OpcodeFacts &OF = F.get(MI->getOpcode());
-      if (OF.is(ic::Waitcnt)) {
-        End = J;
-        break;
-      }
+      if (OF.is(ic::Waitcnt))
+        continue;
       if (llvm::any_of(EL.Sunk, [&](auto &S) { return S.first == MI; }))
         continue; // sinkHead put it there
       if (OF.MayLoad || OF.MayStore ||
@@ -1398,13 +1399,13 @@ void Unroller::hoistTail(std::vector<MachineInstr *> &Body,
     // What a wanted instruction reads from the tail before it comes along
     // (the high half of an address step set up by a v_mov_b32): the latest
     // wanted instruction first, so that chains are followed back.
-    for (size_t J = End; J-- > WI + 1;)
+    for (size_t J = Body.size(); J-- > WI + 1;)
       if (Wanted[J])
         for (size_t K = WI + 1; K < J; ++K)
           if (Eligible[K] && writesInto(Body[K], Body[J]))
             Wanted[K] = true;
     std::vector<bool> Hoist(Body.size());
-    for (size_t J = WI + 1; J < End; ++J) {
+    for (size_t J = WI + 1; J < Body.size(); ++J) {
       if (!Wanted[J])
         continue;
       bool Free = true;
