@@ -75,6 +75,16 @@ std::optional<bool> branchSCC(StringRef Name) {
 
 int64_t asInt32(int64_t Imm) { return static_cast<int32_t>(Imm); }
 
+/// Scalar instructions that read machine state whose value depends on when
+/// they run (counters, hardware registers, the program counter).
+bool isOrderedSALU(StringRef Name) {
+  return llvm::any_of(ArrayRef<StringRef>{"GETREG", "MEMTIME", "MEMREALTIME",
+                                          "GETPC", "TRAP", "SETHALT",
+                                          "SETVSKIP", "GPR_IDX", "DENORM",
+                                          "ROUND"},
+                      [&](StringRef X) { return Name.contains(X); });
+}
+
 /// The block a branch names first, or null (no operands, not a block).
 MachineBasicBlock *targetOf(const MachineInstr *MI) {
   if (!MI || !MI->getNumOperands() || !MI->getOperand(0).isMBB())
@@ -451,8 +461,14 @@ bool asmevo::issueHeadsFirst(
     for (size_t I = W; I < C.size(); ++I) {
       MachineInstr *X = C[I];
       const OpcodeFacts &OF = F.get(X->getOpcode());
+      // Plain ALU work only: s_barrier, messages, mode and timer reads are
+      // SALU too, and must keep their place in the tail.
       bool Movable = I > W && (OF.is(ic::SALU) || OF.isLegacyVALU()) &&
-                     !OF.is(ic::Waitcnt | ic::Nop | ic::MFMA | ic::Trans) &&
+                     !OF.is(ic::Waitcnt | ic::Nop | ic::MFMA | ic::Trans |
+                            ic::Barrier | ic::Message | ic::Sleep |
+                            ic::SetPrio | ic::SetReg | ic::CacheCtl |
+                            ic::EndPgm) &&
+                     !isOrderedSALU(F.get(X->getOpcode()).Name) &&
                      !writesExec(*X, MRI) && !X->mayLoadOrStore();
       auto touchesLoaded = [&](bool Defs) {
         return llvm::any_of(X->operands(), [&](const MachineOperand &MO) {
@@ -499,8 +515,11 @@ bool asmevo::issueHeadsFirst(
     Loads.push_back(N);
     for (MachineInstr *MI : T.back()) {
       const OpcodeFacts &OF = F.get(MI->getOpcode());
-      if (OF.is(ic::VMEM | ic::FLAT | ic::SMEM | ic::Atomic | ic::LDSDMA |
-                ic::GDS | ic::Message | ic::Export | ic::SetReg) ||
+      // LDS atomics (LLVM also flags ds_write_* "atomic no return") stay in
+      // order among the tails and never meet a head's global loads.
+      if (OF.is(ic::VMEM | ic::FLAT | ic::SMEM | ic::LDSDMA | ic::GDS |
+                ic::Message | ic::Export | ic::SetReg) ||
+          (OF.is(ic::Atomic) && !OF.is(ic::DS)) ||
           writesExec(*MI, MRI) || MI->readsRegister(SCC, &TRI) ||
           MI->modifiesRegister(SCC, &TRI))
         return false;

@@ -3,6 +3,7 @@
 #include "CompareLoop.h"
 #include "EditSupport.h"
 #include "ExecMask.h"
+#include "GuardedDefault.h"
 #include "LoadReuse.h"
 #include "asmevo/Analysis/FunctionAnalysis.h"
 #include "asmevo/Transforms/InstrAnchor.h"
@@ -124,6 +125,9 @@ private:
     std::vector<MachineInstr *> Copy;
     /// Each body copy, by block, in order: what rename() works on.
     std::vector<std::vector<std::vector<MachineInstr *>>> Copies;
+    /// singleTrip(): the exit branch and back branch it took out of L, and
+    /// the branch to the exit it put in their place.
+    MachineInstr *OldTerm = nullptr, *OldBack = nullptr, *NewTerm = nullptr;
   };
 
   StringRef nameOf(const MachineInstr &MI) const {
@@ -214,6 +218,19 @@ private:
               const MachineBasicBlock *AlsoLive = nullptr);
   /// Unrolls \p CL under a guard (CompareLoop.h); false when no guard
   /// can be built.
+  bool hasBarrier(const MachineBasicBlock &MBB) const {
+    return llvm::any_of(MBB, [&](const MachineInstr &MI) {
+      return F.get(MI.getOpcode()).is(ic::Barrier);
+    });
+  }
+  /// Whether a store or atomic to memory other waves see (global, flat,
+  /// buffer; not scratch, not LDS) is in \p L or any block that reaches it.
+  bool storesReach(const MachineBasicBlock &L) const;
+  /// After a guarded unroll by two, the loop left behind runs exactly one
+  /// trip whenever it is entered (fewer than two remain, and it runs at
+  /// least one): its back branch can never run, and no run could ever
+  /// show it correct. L ends with a branch to the exit instead.
+  bool singleTrip(const CompareLoop &CL, Done &D);
   bool unrollGuarded(const CompareLoop &CL, unsigned Factor, Register Limit,
                      Done &D);
   void undo(Done &D);
@@ -696,8 +713,35 @@ void Unroller::rename(
         for (unsigned U = V.First + 1; U < V.First + V.Count; ++U)
           Group[Find(U)] = Find(V.First);
     std::vector<bool> Taken = UsedVGPR;
-    for (unsigned Lo = 0; Lo < NumVGPRs; ++Lo) {
-      if (!Moved[Lo] || Find(Lo) != Lo || NewOf[Lo] >= 0)
+    // Groups defined earliest in the copy get the room first: when there
+    // is not enough for all, the head's values (its loads and their
+    // addresses, which a guarded unroll issues above the earlier copies'
+    // tails) must differ from those tails; a tail's own temporaries may
+    // stay shared, as the tails still run one after another.
+    std::vector<size_t> FirstDef(NumVGPRs, Copy.size());
+    for (size_t J = 0; J < Copy.size(); ++J)
+      for (const MachineOperand &MO : Copy[J]->operands())
+        if (MO.isReg() && MO.isDef() && MO.getReg())
+          if (auto V = vgprsOf(MRI, MO.getReg().asMCReg()))
+            for (unsigned U = V->First; U < V->First + V->Count; ++U)
+              FirstDef[U] = std::min(FirstDef[U], J);
+    std::vector<unsigned> Leaders;
+    for (unsigned Lo = 0; Lo < NumVGPRs; ++Lo)
+      if (Moved[Lo] && Find(Lo) == Lo)
+        Leaders.push_back(Lo);
+    auto GroupDef = [&](unsigned Lo) {
+      size_t D = Copy.size();
+      for (unsigned U = Lo; U < NumVGPRs; ++U)
+        if (Moved[U] && Find(U) == Lo)
+          D = std::min(D, FirstDef[U]);
+      return D;
+    };
+    llvm::sort(Leaders, [&](unsigned A, unsigned B) {
+      size_t DA = GroupDef(A), DB = GroupDef(B);
+      return DA != DB ? DA < DB : A < B;
+    });
+    for (unsigned Lo : Leaders) {
+      if (NewOf[Lo] >= 0)
         continue;
       unsigned Hi = Lo;
       for (unsigned U = Lo; U < NumVGPRs; ++U)
@@ -806,7 +850,57 @@ bool Unroller::unrollGuarded(const CompareLoop &CL, unsigned Factor,
   return true;
 }
 
+bool Unroller::storesReach(const MachineBasicBlock &L) const {
+  SmallPtrSet<const MachineBasicBlock *, 16> Seen{&L};
+  SmallVector<const MachineBasicBlock *, 16> Work{&L};
+  while (!Work.empty()) {
+    const MachineBasicBlock *B = Work.pop_back_val();
+    for (const MachineInstr &MI : *B) {
+      const OpcodeFacts &OF = F.get(MI.getOpcode());
+      if (OF.is(ic::VMEM | ic::FLAT) && !OF.is(ic::Scratch) &&
+          (OF.MayStore || OF.is(ic::Atomic)))
+        return true;
+    }
+    for (const MachineBasicBlock *P : B->predecessors())
+      if (Seen.insert(P).second)
+        Work.push_back(P);
+  }
+  return false;
+}
+
+bool Unroller::singleTrip(const CompareLoop &CL, Done &D) {
+  MachineBasicBlock &L = *CL.L;
+  if (CL.Latch)
+    return false;
+  if (CL.Back) {
+    unsigned BrOpc = LM.target().encodedOpcode("S_BRANCH");
+    if (BrOpc == ~0u)
+      return false;
+    D.NewTerm = BuildMI(L, CL.Term->getIterator(), DebugLoc(), TII.get(BrOpc))
+                    .addMBB(CL.Exit);
+    D.OldBack = CL.Back;
+    CL.Back->removeFromParent();
+  } else if (L.getNextNode() != CL.Exit) {
+    return false;
+  }
+  D.OldTerm = CL.Term;
+  CL.Term->removeFromParent();
+  L.removeSuccessor(&L);
+  return true;
+}
+
 void Unroller::undo(Done &D) {
+  if (D.OldTerm) {
+    MachineBasicBlock &L = *D.Lp.L;
+    auto At = D.NewTerm ? D.NewTerm->getIterator() : L.end();
+    L.insert(At, D.OldTerm);
+    if (D.OldBack)
+      L.insert(At, D.OldBack);
+    if (D.NewTerm)
+      D.NewTerm->eraseFromParent();
+    L.addSuccessor(&L);
+    D.OldTerm = D.OldBack = D.NewTerm = nullptr;
+  }
   for (MachineBasicBlock *Pred : D.Retargeted)
     Pred->ReplaceUsesOfBlockWith(D.Blocks.front(), D.Lp.L);
   for (MachineInstr *MI : D.Copy)
@@ -932,34 +1026,70 @@ bool Unroller::run(bool Exec) {
       if (!Limit)
         continue;
     }
-    All.emplace_back();
-    if (!unrollGuarded(CL, Factor, Limit, All.back())) {
-      All.pop_back();
+    // A later copy's loads go out before an earlier copy's s_barrier:
+    // sound only if no wave of the workgroup can have stored to global
+    // memory before that barrier (nothing in the loop or on any way into
+    // it writes memory another wave could read).
+    if (hasBarrier(*CL.L) && storesReach(*CL.L))
       continue;
-    }
+    // A guarded load's default sharing a register with a loop-carried
+    // address half would tie every copy to it: it gets its own first.
+    std::vector<bool> UsedBefore = UsedVGPR;
+    RegLog Split;
+    std::vector<MachineOperand *> SplitUndef;
     if (VGPRLimit) {
-      std::vector<bool> Saved = UsedVGPR;
-      auto &InM = All.back().Copies.front();
-      RenameShadows = true;
-      for (size_t I = 0; I < InM.size(); ++I)
-        rename(All.back().Lp, InM[I], /*Last=*/I + 1 == InM.size(), nullptr,
-               /*AlsoLive=*/CL.L);
-      RenameShadows = false;
-      UsedVGPR = std::move(Saved);
+      std::vector<MachineInstr *> Body = codeInstrs(*CL.L);
+      llvm::erase_if(Body, [&](MachineInstr *MI) {
+        return MI == CL.Term || MI == CL.Back;
+      });
+      const MachineBasicBlock *LiveAfter[] = {CL.Exit, CL.L};
+      splitGuardedDefaults(Body, LiveAfter, F, TII, MRI, LM.target(),
+                           UsedVGPR, VGPRLimit, Split, SplitUndef);
     }
-    // Copies that cannot all issue their loads before the first wait only
-    // add the guard and code size (and hide the loop from passes that
-    // overlap its loads otherwise): put the loop back. A temporary moved
-    // out of a loaded VGPR may cost one wave per SIMD (never below four)
-    // when the copies took every VGPR the occupancy allows: the gate
-    // weighs that against the loads in flight.
-    const MachineBasicBlock *LiveAfter[] = {CL.Exit, CL.L};
-    if (!issueHeadsFirst(*All.back().Blocks[1], All.back().Copies.front(),
-                         LiveAfter, UsedVGPR,
-                         LowerLimit ? LowerLimit : VGPRLimit, F, LM.target(),
-                         TII, TRI, MRI, SCC)) {
-      undo(All.back());
-      All.pop_back();
+    // A factor whose copies cannot all issue their loads first (registers
+    // run out) is tried again with half as many copies, down to two.
+    bool Unrolled = false;
+    for (unsigned Copies = Factor; Copies >= 2 && !Unrolled; Copies /= 2) {
+      All.emplace_back();
+      if (!unrollGuarded(CL, Copies, Limit, All.back())) {
+        All.pop_back();
+        break;
+      }
+      if (VGPRLimit) {
+        std::vector<bool> Saved = UsedVGPR;
+        auto &InM = All.back().Copies.front();
+        RenameShadows = true;
+        for (size_t I = 0; I < InM.size(); ++I)
+          rename(All.back().Lp, InM[I], /*Last=*/I + 1 == InM.size(), nullptr,
+                 /*AlsoLive=*/CL.L);
+        RenameShadows = false;
+        UsedVGPR = std::move(Saved);
+      }
+      // Copies that cannot all issue their loads before the first wait
+      // only add the guard and code size (and hide the loop from passes
+      // that overlap its loads otherwise): put the loop back. A temporary
+      // moved out of a loaded VGPR may cost one wave per SIMD (never below
+      // four) when the copies took every VGPR the occupancy allows: the
+      // gate weighs that against the loads in flight.
+      const MachineBasicBlock *LiveAfter[] = {CL.Exit, CL.L};
+      if (!issueHeadsFirst(*All.back().Blocks[1], All.back().Copies.front(),
+                           LiveAfter, UsedVGPR,
+                           LowerLimit ? LowerLimit : VGPRLimit, F, LM.target(),
+                           TII, TRI, MRI, SCC)) {
+        undo(All.back());
+        All.pop_back();
+        continue;
+      }
+      if (Copies == 2)
+        singleTrip(CL, All.back());
+      Unrolled = true;
+    }
+    if (!Unrolled) {
+      for (auto R = Split.rbegin(); R != Split.rend(); ++R)
+        R->first->setReg(R->second);
+      for (MachineOperand *MO : SplitUndef)
+        MO->setIsUndef(false);
+      UsedVGPR = std::move(UsedBefore);
     }
   }
   if (All.empty())
@@ -1000,6 +1130,10 @@ bool Unroller::run(bool Exec) {
       undo(*It);
     return false;
   }
+  for (Done &D : All)
+    for (MachineInstr *MI : {D.OldTerm, D.OldBack})
+      if (MI)
+        MF.deleteMachineInstr(MI);
   return true;
 }
 
