@@ -26,12 +26,13 @@ struct SweptParam {
 static const std::vector<SweptParam> &sweptParams() {
   static const std::vector<SweptParam> Params = {
       {"loop-unroll", "factor", 4, {8, 2}, 0},
+      {"loop-unroll", "occupancy-drop", 0, {4, 2}, 0},
       {"exec-loop-pipeline", "depth", 4, {8, 6, 2, 3, 5, 7}, 0},
+      {"exec-loop-pipeline", "occupancy-drop", 1, {4, 0}, 0},
       {"schedule-window", "order", 0, {1, 2, 3}, 1},
       {"schedule-window", "size", 96, {160, 48, 24}, 1},
       {"loop-unroll", "max-body", 96, {128, 32}, 2},
       {"exec-loop-pipeline", "max-body", 64, {128, 32}, 2},
-      {"exec-loop-pipeline", "occupancy-drop", 1, {0}, 2},
       {"sink-waitcnt", "reach", 0, {8, 2}, 2},
       {"setprio", "min-mfma", 8, {2, 16}, 2},
   };

@@ -252,6 +252,9 @@ private:
   unsigned VGPRLimit = 0;
   /// The VGPR limit one wave per SIMD lower (0: none, or below 4 waves).
   unsigned LowerLimit = 0;
+  /// exec-loop-pipeline with occupancy-drop >= 2: the limit that many
+  /// waves per SIMD lower (tried after LowerLimit); 0 when not asked.
+  unsigned DeepLimit = 0;
 };
 
 std::optional<Unroller::Loop> Unroller::match(MachineBasicBlock &MBB) const {
@@ -952,6 +955,22 @@ bool Unroller::run(bool Exec) {
       LowerLimit = VGPRLimit;
       while (LowerLimit < 256 && wavesPerSIMD(LowerLimit + 1) >= Waves - 1)
         ++LowerLimit;
+    }
+    // occupancy-drop=K (K >= 2; loop-unroll also 1): the copies may cost
+    // K waves per SIMD, down to one. Whether that pays depends on how many
+    // waves the launch has to hide latency with, which only the gate's
+    // timing of the spec's launch knows: a knob for --evolve's search, not
+    // a default.
+    unsigned Drop = P.param("occupancy-drop", Exec ? 1 : 0);
+    if (Drop >= (Exec ? 2u : 1u) && Waves > 1) {
+      unsigned Floor = Waves > Drop ? Waves - Drop : 1;
+      unsigned Lim = VGPRLimit;
+      while (Lim < 256 && wavesPerSIMD(Lim + 1) >= Floor)
+        ++Lim;
+      if (Exec)
+        DeepLimit = Lim;
+      else
+        VGPRLimit = LowerLimit = Lim;
     }
   }
 
@@ -1847,9 +1866,11 @@ bool Unroller::runExec() {
     // in flight per wave for one wave fewer (the gate judges; loops already
     // pipelined keep their registers).
     bool OK = false;
-    SmallVector<unsigned, 2> Limits{VGPRLimit};
+    SmallVector<unsigned, 3> Limits{VGPRLimit};
     if (P.param("occupancy-drop", 1) > 0 && LowerLimit > VGPRLimit)
       Limits.push_back(LowerLimit);
+    if (DeepLimit > Limits.back())
+      Limits.push_back(DeepLimit);
     for (unsigned Lim : Limits) {
       VGPRLimit = Lim;
       for (unsigned D : {Depth, 2u}) {

@@ -107,7 +107,10 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        "temporaries renamed into free VGPRs",
        [] { return std::make_unique<LoopUnrollPass>(); }, false,
        {{"factor", "copies of the body per iteration (2, 4 or 8)", 2, 8},
-        {"max-body", "most instructions in a body it copies", 16, 128}}},
+        {"max-body", "most instructions in a body it copies", 16, 128},
+        {"occupancy-drop", "waves per SIMD the copies' registers may cost "
+                           "(0: none; down to one wave)",
+         0, 7}}},
       {"exec-loop-flatten",
        "exec-masked loops whose body is an if over lane-masked work made "
        "one block (the skip branch removed, the latch rotated to the end) "
@@ -130,8 +133,9 @@ const std::vector<PassEntry> &asmevo::registeredPasses() {
        {{"depth", "iterations in flight per loop trip", 2, 8},
         {"max-body", "most instructions in a body it copies", 16, 128},
         {"occupancy-drop", "waves per SIMD a loop that cannot be renamed "
-                           "otherwise may cost (0 or 1; never below 4)",
-         0, 1}}},
+                           "otherwise may cost (1: never below 4; 2-7: "
+                           "down to one wave)",
+         0, 7}}},
       {"apply-edits",
        "the edit script of --edits=FILE (docs/edit-script.md): anchored "
        "replace/insert/delete/move/set-waitcnt/set-nop/rename/pass edits, "

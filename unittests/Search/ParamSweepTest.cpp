@@ -19,10 +19,14 @@ TEST(ParamSweepTest, LoopStructureFirstAndOnlyActivePasses) {
   auto N = joined(
       sweepNeighbours({"loop-unroll", "redundancy-elim", "schedule-window"},
                       {"loop-unroll", "schedule-window"}));
-  ASSERT_GE(N.size(), 4u);
+  ASSERT_GE(N.size(), 5u);
   EXPECT_EQ(N[0], "loop-unroll<factor=8>,redundancy-elim,schedule-window");
   EXPECT_EQ(N[1], "loop-unroll<factor=2>,redundancy-elim,schedule-window");
-  EXPECT_EQ(N[2], "loop-unroll,redundancy-elim,schedule-window<order=1>");
+  EXPECT_EQ(N[2],
+            "loop-unroll<occupancy-drop=4>,redundancy-elim,schedule-window");
+  EXPECT_EQ(N[3],
+            "loop-unroll<occupancy-drop=2>,redundancy-elim,schedule-window");
+  EXPECT_EQ(N[4], "loop-unroll,redundancy-elim,schedule-window<order=1>");
   // redundancy-elim has no swept parameter; setprio is not in the list.
   for (const std::string &S : N) {
     EXPECT_EQ(S.find("redundancy-elim<"), std::string::npos) << S;
@@ -50,7 +54,12 @@ TEST(ParamSweepTest, DefaultComesBackAndTheMovedCoordinateGoesLast) {
   ASSERT_GE(N.size(), 2u);
   EXPECT_EQ(N[N.size() - 2], "loop-unroll<factor=2>,schedule-window");
   EXPECT_EQ(N.back(), "loop-unroll,schedule-window");
-  EXPECT_EQ(N.front(), "loop-unroll<factor=8>,schedule-window<order=1>");
+  // Loop structure still first: the other loop-unroll parameter.
+  EXPECT_EQ(N.front(),
+            "loop-unroll<factor=8;occupancy-drop=4>,schedule-window");
+  EXPECT_NE(std::find(N.begin(), N.end(),
+                      "loop-unroll<factor=8>,schedule-window<order=1>"),
+            N.end());
   // Without the grandparent the factor comes first again.
   auto M = joined(sweepNeighbours(Parent, {}));
   EXPECT_EQ(M.front(), "loop-unroll<factor=2>,schedule-window");
