@@ -20,6 +20,11 @@ struct SweptParam {
   std::vector<int64_t> Values;
   /// Lower ranks are swept first.
   unsigned Rank;
+  /// Set together with each of Values (when the parent leaves it unset):
+  /// parameters that only pay together, such as more copies and the
+  /// registers they need.
+  const char *AlsoName = nullptr;
+  int64_t AlsoValue = 0;
 };
 } // namespace
 
@@ -29,6 +34,10 @@ static const std::vector<SweptParam> &sweptParams() {
       {"loop-unroll", "occupancy-drop", 0, {4, 2}, 0},
       {"exec-loop-pipeline", "depth", 4, {8, 6, 2, 3, 5, 7}, 0},
       {"exec-loop-pipeline", "occupancy-drop", 1, {4, 0}, 0},
+      // Deeper copies with the waves their registers cost (each alone
+      // may not fit, or not pay).
+      {"loop-unroll", "factor", 4, {8}, 1, "occupancy-drop", 4},
+      {"exec-loop-pipeline", "depth", 4, {8, 6}, 1, "occupancy-drop", 4},
       {"schedule-window", "order", 0, {1, 2, 3}, 1},
       {"schedule-window", "size", 96, {160, 48, 24}, 1},
       {"loop-unroll", "max-body", 96, {128, 32}, 2},
@@ -107,6 +116,12 @@ sweepNeighbours(ArrayRef<std::string> Parent,
         std::vector<int64_t> Values = SP.Values;
         if (Now != SP.Default)
           Values.push_back(SP.Default);
+        if (SP.AlsoName) {
+          // Joint steps only from where neither parameter was moved.
+          if (Now != SP.Default || Spec.Params.count(SP.AlsoName))
+            continue;
+          Values = SP.Values;
+        }
         for (int64_t V : Values) {
           if (V == Now)
             continue;
@@ -115,6 +130,8 @@ sweepNeighbours(ArrayRef<std::string> Parent,
             Next.Params.erase(SP.Name);
           else
             Next.Params[SP.Name] = V;
+          if (SP.AlsoName)
+            Next.Params[SP.AlsoName] = SP.AlsoValue;
           std::vector<std::string> List(Parent.begin(), Parent.end());
           List[At] = Next.str();
           Out.push_back(std::move(List));

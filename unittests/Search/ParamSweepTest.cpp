@@ -19,14 +19,17 @@ TEST(ParamSweepTest, LoopStructureFirstAndOnlyActivePasses) {
   auto N = joined(
       sweepNeighbours({"loop-unroll", "redundancy-elim", "schedule-window"},
                       {"loop-unroll", "schedule-window"}));
-  ASSERT_GE(N.size(), 5u);
+  ASSERT_GE(N.size(), 6u);
   EXPECT_EQ(N[0], "loop-unroll<factor=8>,redundancy-elim,schedule-window");
   EXPECT_EQ(N[1], "loop-unroll<factor=2>,redundancy-elim,schedule-window");
   EXPECT_EQ(N[2],
             "loop-unroll<occupancy-drop=4>,redundancy-elim,schedule-window");
   EXPECT_EQ(N[3],
             "loop-unroll<occupancy-drop=2>,redundancy-elim,schedule-window");
-  EXPECT_EQ(N[4], "loop-unroll,redundancy-elim,schedule-window<order=1>");
+  // Then the joint step: more copies with the waves their registers cost.
+  EXPECT_EQ(N[4], "loop-unroll<factor=8;occupancy-drop=4>,redundancy-elim,"
+                  "schedule-window");
+  EXPECT_EQ(N[5], "loop-unroll,redundancy-elim,schedule-window<order=1>");
   // redundancy-elim has no swept parameter; setprio is not in the list.
   for (const std::string &S : N) {
     EXPECT_EQ(S.find("redundancy-elim<"), std::string::npos) << S;
