@@ -128,6 +128,9 @@ private:
     /// singleTrip(): the exit branch and back branch it took out of L, and
     /// the branch to the exit it put in their place.
     MachineInstr *OldTerm = nullptr, *OldBack = nullptr, *NewTerm = nullptr;
+    /// splitGuardedDefaults() on L before the copies were made.
+    RegLog Split;
+    std::vector<MachineOperand *> SplitUndef;
   };
 
   StringRef nameOf(const MachineInstr &MI) const {
@@ -893,6 +896,12 @@ bool Unroller::singleTrip(const CompareLoop &CL, Done &D) {
 }
 
 void Unroller::undo(Done &D) {
+  for (auto R = D.Split.rbegin(); R != D.Split.rend(); ++R)
+    R->first->setReg(R->second);
+  for (MachineOperand *MO : D.SplitUndef)
+    MO->setIsUndef(false);
+  D.Split.clear();
+  D.SplitUndef.clear();
   if (D.OldTerm) {
     MachineBasicBlock &L = *D.Lp.L;
     auto At = D.NewTerm ? D.NewTerm->getIterator() : L.end();
@@ -1101,6 +1110,9 @@ bool Unroller::run(bool Exec) {
       }
       if (Copies == 2)
         singleTrip(CL, All.back());
+      // A later undo of the whole pass puts L's registers back too.
+      All.back().Split = std::move(Split);
+      All.back().SplitUndef = std::move(SplitUndef);
       Unrolled = true;
     }
     if (!Unrolled) {
