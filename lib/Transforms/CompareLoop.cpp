@@ -75,16 +75,6 @@ std::optional<bool> branchSCC(StringRef Name) {
 
 int64_t asInt32(int64_t Imm) { return static_cast<int32_t>(Imm); }
 
-/// Scalar instructions that read machine state whose value depends on when
-/// they run (counters, hardware registers, the program counter).
-bool isOrderedSALU(StringRef Name) {
-  return llvm::any_of(ArrayRef<StringRef>{"GETREG", "MEMTIME", "MEMREALTIME",
-                                          "GETPC", "TRAP", "SETHALT",
-                                          "SETVSKIP", "GPR_IDX", "DENORM",
-                                          "ROUND"},
-                      [&](StringRef X) { return Name.contains(X); });
-}
-
 /// The block a branch names first, or null (no operands, not a block).
 MachineBasicBlock *targetOf(const MachineInstr *MI) {
   if (!MI || !MI->getNumOperands() || !MI->getOperand(0).isMBB())
@@ -468,7 +458,7 @@ bool asmevo::issueHeadsFirst(
                             ic::Barrier | ic::Message | ic::Sleep |
                             ic::SetPrio | ic::SetReg | ic::CacheCtl |
                             ic::EndPgm) &&
-                     !isOrderedSALU(F.get(X->getOpcode()).Name) &&
+                     !readsMachineState(OF.Name) &&
                      !writesExec(*X, MRI) && !X->mayLoadOrStore();
       auto touchesLoaded = [&](bool Defs) {
         return llvm::any_of(X->operands(), [&](const MachineOperand &MO) {

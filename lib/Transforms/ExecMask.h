@@ -95,6 +95,37 @@ inline std::optional<VRange> vgprsOf(const llvm::MCRegisterInfo &MRI,
   return V;
 }
 
+/// A VGPR write that keeps the rest of its register (a 16-bit half, an SDWA
+/// or D16 destination, one lane): it reads the register too.
+inline bool writesPartOfVGPR(llvm::StringRef Name) {
+  if (Name.contains("_sdwa") || Name.contains("WRITELANE") ||
+      Name.contains("D16"))
+    return true;
+  return Name.contains("16") && !Name.contains("PK_") &&
+         !Name.contains("MFMA");
+}
+
+/// Moves values between lanes or names VGPRs indirectly: beyond what the
+/// per-lane register reasoning of the loop passes covers.
+inline bool crossesLanes(llvm::StringRef Name) {
+  for (const char *S : {"READLANE", "WRITELANE", "PERMUTE", "PERMLANE",
+                        "SWIZZLE", "DPP", "_dpp", "MOVREL", "GPR_IDX"})
+    if (Name.contains(S))
+      return true;
+  return false;
+}
+
+/// Scalar instructions whose effect or result depends on when they run
+/// (counters, hardware registers, the program counter, mode bits): they
+/// keep their place among the ALU work a loop pass moves.
+inline bool readsMachineState(llvm::StringRef Name) {
+  for (const char *S : {"GETREG", "MEMTIME", "MEMREALTIME", "GETPC", "TRAP",
+                        "DENORM", "ROUND", "GPR_IDX", "SETVSKIP", "SETHALT"})
+    if (Name.contains(S))
+      return true;
+  return false;
+}
+
 /// Waves per SIMD that \p VGPRs (VGPR+AGPR, granule 8) allow on gfx90a+.
 inline unsigned wavesPerSIMD(unsigned VGPRs) {
   unsigned R = std::max(8u, (unsigned)llvm::alignTo(VGPRs, 8));

@@ -49,14 +49,6 @@ Naming naming(const MachineInstr &MI, unsigned U, const MCRegisterInfo &MRI) {
   return N;
 }
 
-bool isPartialWrite(StringRef Name) {
-  if (Name.contains("_sdwa") || Name.contains("WRITELANE") ||
-      Name.contains("D16"))
-    return true;
-  return Name.contains("16") && !Name.contains("PK_") &&
-         !Name.contains("MFMA");
-}
-
 } // namespace
 
 bool asmevo::splitGuardedDefaults(
@@ -73,11 +65,8 @@ bool asmevo::splitGuardedDefaults(
     size_t Open = Body.size();
     for (size_t I = 0; I < Body.size(); ++I) {
       const MachineInstr &MI = *Body[I];
-      StringRef N = TII.getName(MI.getOpcode());
-      for (const char *S : {"READLANE", "WRITELANE", "PERMUTE", "PERMLANE",
-                            "SWIZZLE", "DPP", "_dpp", "MOVREL", "GPR_IDX"})
-        if (N.contains(S))
-          return false;
+      if (crossesLanes(TII.getName(MI.getOpcode())))
+        return false;
       if (Open != Body.size() &&
           isRestoreExec(MI, TII, MRI, Body[Open]->getOperand(0).getReg())) {
         RegionEnd[Open] = I;
@@ -155,7 +144,7 @@ bool asmevo::splitGuardedDefaults(
     for (size_t J = E + 1; J < Body.size() && OK && !Ended; ++J) {
       Naming N = naming(*Body[J], R, MRI);
       if (N.Wide || (N.Writes && (Guarded[J] || N.Reads ||
-                                  isPartialWrite(TII.getName(
+                                  writesPartOfVGPR(TII.getName(
                                       Body[J]->getOpcode()))))) {
         OK = false;
         break;

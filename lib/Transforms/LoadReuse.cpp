@@ -37,11 +37,8 @@ bool asmevo::renameLoadReuse(ArrayRef<MachineInstr *> Body,
   SmallVector<Register, 2> Open;
   for (size_t I = 0; I < Body.size(); ++I) {
     const MachineInstr &MI = *Body[I];
-    StringRef N = TII.getName(MI.getOpcode());
-    for (const char *S : {"READLANE", "WRITELANE", "PERMUTE", "PERMLANE",
-                          "SWIZZLE", "DPP", "_dpp", "MOVREL", "GPR_IDX"})
-      if (N.contains(S))
-        return false;
+    if (crossesLanes(TII.getName(MI.getOpcode())))
+      return false;
     if (!Open.empty() && isRestoreExec(MI, TII, MRI, Open.back())) {
       Open.pop_back();
       continue;
@@ -72,10 +69,7 @@ bool asmevo::renameLoadReuse(ArrayRef<MachineInstr *> Body,
 
   // A 16-bit, SDWA or D16 destination keeps the rest of its register.
   auto Partial = [&](const MachineInstr &MI) {
-    StringRef N = TII.getName(MI.getOpcode());
-    if (N.contains("_sdwa") || N.contains("D16"))
-      return true;
-    return N.contains("16") && !N.contains("PK_") && !N.contains("MFMA");
+    return writesPartOfVGPR(TII.getName(MI.getOpcode()));
   };
   auto RefOf = [&](const MachineInstr &MI, Register R, VRange V) {
     Ref Out;

@@ -219,8 +219,6 @@ private:
               std::vector<std::pair<MachineOperand *, Register>> *Log =
                   nullptr,
               const MachineBasicBlock *AlsoLive = nullptr);
-  /// Unrolls \p CL under a guard (CompareLoop.h); false when no guard
-  /// can be built.
   bool hasBarrier(const MachineBasicBlock &MBB) const {
     return llvm::any_of(MBB, [&](const MachineInstr &MI) {
       return F.get(MI.getOpcode()).is(ic::Barrier);
@@ -234,6 +232,8 @@ private:
   /// least one): its back branch can never run, and no run could ever
   /// show it correct. L ends with a branch to the exit instead.
   bool singleTrip(const CompareLoop &CL, Done &D);
+  /// Unrolls \p CL under a guard (CompareLoop.h); false when no guard
+  /// can be built.
   bool unrollGuarded(const CompareLoop &CL, unsigned Factor, Register Limit,
                      Done &D);
   void undo(Done &D);
@@ -463,10 +463,7 @@ void Unroller::rename(
   // Partial writes (a 16-bit half, an SDWA or D16 destination, one lane)
   // keep the rest of the register: they read it too.
   auto NamePartial = [&](const MachineInstr &MI) {
-    StringRef N = nameOf(MI);
-    if (N.contains("_sdwa") || N.contains("WRITELANE") || N.contains("D16"))
-      return true;
-    return N.contains("16") && !N.contains("PK_") && !N.contains("MFMA");
+    return writesPartOfVGPR(nameOf(MI));
   };
   // A write under a narrowed EXEC keeps the masked-off lanes' old values;
   // those matter only if something reads the VGPR after the region closes
@@ -573,10 +570,7 @@ void Unroller::rename(
   auto PartialDef = [&](const MachineInstr &MI) {
     if (Guarded.count(&MI))
       return false; // per unit: KeptOld
-    StringRef N = nameOf(MI);
-    if (N.contains("_sdwa") || N.contains("WRITELANE") || N.contains("D16"))
-      return true;
-    return N.contains("16") && !N.contains("PK_") && !N.contains("MFMA");
+    return writesPartOfVGPR(nameOf(MI));
   };
 
   // Which VGPRs the next iteration reads before writing (the first copy's
@@ -1533,12 +1527,7 @@ void Unroller::hoistTail(std::vector<MachineInstr *> &Body,
                   ic::GDS | ic::Export | ic::LDSDMA) ||
             !nameOf(*MI).starts_with("S_"))
           continue;
-        StringRef N = nameOf(*MI);
-        if (llvm::any_of(ArrayRef<StringRef>{"GETREG", "MEMTIME",
-                                             "MEMREALTIME", "GETPC", "TRAP",
-                                             "DENORM", "ROUND", "GPR_IDX",
-                                             "SETVSKIP", "SETHALT"},
-                         [&](StringRef X) { return N.contains(X); }))
+        if (readsMachineState(nameOf(*MI)))
           continue;
       }
       bool Want = !OF.isVALU(), OK = true;
